@@ -1,0 +1,36 @@
+# Every target bootstraps its own environment: a fresh machine needs only Python 3.11.
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+SCALE  ?= paper
+N_JOBS ?= 2
+
+.PHONY: all figures test bench clean-results env
+
+all: figures
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+env: $(STAMP)
+
+## make figures: run the experiments (results/) and draw the papers' figures (figures/out/)
+figures: $(STAMP)
+	$(PY) -m paper_repro.ewsg run --scale $(SCALE) --n-jobs $(N_JOBS)
+	$(PY) -m figures.ewsg
+
+## make test: the whole test suite at smoke scale
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time
+bench: $(STAMP)
+	$(PY) bench/bench_samplers.py
+
+clean-results:
+	rm -rf results figures/out

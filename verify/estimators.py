@@ -1,0 +1,339 @@
+"""Gradient estimators: each returns the estimate of ``∇V(θ)`` for every chain and its cost.
+
+An estimator is the half of a sampler that decides *which* data enter a step. The other half, the
+integrator, lives in :mod:`verify.samplers`. Every estimator follows one shape::
+
+    est_state = estimator.init(target, position, rng)
+    estimate  = estimator(est_state, rng, target, position, context)
+
+where ``estimate`` is a :class:`GradientEstimate` (gradient, per-chain evaluations spent, new
+estimator state, diagnostics). Costs are in per-datum gradient evaluations per chain; a data pass
+is ``n`` of them. Except for the documented full passes of SVRG, no estimator touches O(n) data
+in a step.
+
+References
+----------
+EWSG (seed ``000_8e0377c44e2ea3b8.txt``): weights (4), acceptance (6), Algorithm 1, Appendix D
+(minibatch b > 1).
+SVRG-LD: Dubey et al., "Variance reduction in stochastic gradient Langevin dynamics", NeurIPS 2016,
+as cited in EWSG §5.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .errors import check_nonnegative_int, check_positive, check_positive_int
+
+__all__ = [
+    "GradientEstimate",
+    "StepContext",
+    "UniformMinibatch",
+    "FullGradient",
+    "EWSGIndexChain",
+    "SVRGControlVariate",
+    "X_CHOICES",
+]
+
+
+class StepContext(NamedTuple):
+    """What an integrator tells the estimator about the current step (EWSG needs it).
+
+    momentum : (chains, d) ndarray or None
+    step_size : float           h
+    friction : float            γ
+    noise_scale : float         σ
+    """
+
+    momentum: np.ndarray | None = None
+    step_size: float | None = None
+    friction: float | None = None
+    noise_scale: float | None = None
+
+
+class GradientEstimate(NamedTuple):
+    """Result of one call of an estimator.
+
+    gradient : (chains, d) ndarray of float64
+        Estimate of ``∇V(θ)`` (full scale: the data term is multiplied by ``n/b``).
+    evaluations : int
+        Per-datum gradient evaluations spent, per chain (the same for every chain).
+    state : Any
+        The estimator's new state (``None`` for stateless estimators).
+    info : dict
+        Diagnostics, e.g. ``{"acceptance_rate": ...}`` for the EWSG index chain.
+    """
+
+    gradient: np.ndarray
+    evaluations: int
+    state: Any
+    info: dict
+
+
+def _check_batch(target, batch_size: int) -> None:
+    if batch_size > target.n:
+        raise ValueError(f"batch_size must be <= n = {target.n}, got {batch_size}")
+
+
+@dataclass(frozen=True)
+class UniformMinibatch:
+    """Uniform minibatch ``ĝ = ∇V_0(θ) + (n/b) Σ_{j=1}^b ∇V_{I_j}(θ)``, ``I_j`` i.i.d. uniform on [n].
+
+    Parameters
+    ----------
+    batch_size : int, default 1
+        ``b``; indices are drawn with replacement (the i.i.d. uniform estimator of the SG-MCMC
+        analyses; for b = 1, as in EWSG §5.1, it makes no difference).
+
+    Notes
+    -----
+    Unbiased, cost ``b`` evaluations per chain per step, independent of ``n``.
+    """
+
+    batch_size: int = 1
+
+    def __post_init__(self):
+        check_positive_int("batch_size", self.batch_size)
+
+    def init(self, target, position, rng=None):
+        _check_batch(target, self.batch_size)
+        return None
+
+    def __call__(self, state, rng, target, position, context=StepContext()):
+        chains = position.shape[0]
+        idx = rng.integers(0, target.n, size=(chains, self.batch_size))
+        g = target.prior_gradient(position) + (target.n / self.batch_size) * target.data_gradients(position, idx).sum(axis=1)
+        return GradientEstimate(g, self.batch_size, None, {})
+
+    def settings(self) -> dict:
+        return {"estimator": "uniform", "batch_size": self.batch_size}
+
+
+@dataclass(frozen=True)
+class FullGradient:
+    """The exact gradient ``∇V(θ)``; costs ``n`` evaluations (one data pass) per chain per step."""
+
+    def init(self, target, position, rng=None):
+        return None
+
+    def __call__(self, state, rng, target, position, context=StepContext()):
+        return GradientEstimate(target.full_gradient(position), target.n, None, {})
+
+    def settings(self) -> dict:
+        return {"estimator": "full"}
+
+
+#: The four choices of the EWSG hyperparameter x compared in EWSG Fig. 1b.
+X_CHOICES = ("recommended", "zero", "one", "momentum_reset")
+
+
+def ewsg_x(choice: str, momentum: np.ndarray, step_size: float, friction: float, noise_scale: float) -> np.ndarray:
+    """The EWSG hyperparameter ``x`` of eq. (4) for one of :data:`X_CHOICES`.
+
+    Parameters
+    ----------
+    choice : {"recommended", "zero", "one", "momentum_reset"}
+        ``"recommended"``: ``x = √h γ r_k / σ`` (EWSG §4.4);
+        ``"zero"``: ``x = 0``; ``"one"``: ``x = (1, …, 1)``;
+        ``"momentum_reset"``: ``x = (−1 + hγ) r_k / (σ √h)``, the value of x when ``r_{k+1} = 0``.
+    momentum : (chains, d) ndarray
+    step_size, friction, noise_scale : float
+        h, γ, σ.
+
+    Returns
+    -------
+    (chains, d) ndarray of float64
+    """
+    h, g, s = step_size, friction, noise_scale
+    if choice == "recommended":
+        return np.sqrt(h) * g * momentum / s
+    if choice == "zero":
+        return np.zeros_like(momentum)
+    if choice == "one":
+        return np.ones_like(momentum)
+    if choice == "momentum_reset":
+        return (-1.0 + h * g) * momentum / (s * np.sqrt(h))
+    raise ValueError(f"x_choice must be one of {X_CHOICES}, got {choice!r}")
+
+
+@dataclass(frozen=True)
+class EWSGIndexChain:
+    """Exponentially weighted stochastic gradient: the index Metropolis chain of EWSG Algorithm 1.
+
+    At every outer step a minibatch ``I = (i_1, …, i_b)`` is drawn uniformly, then ``M`` Metropolis
+    steps with uniform proposals ``J`` are taken, each accepted with probability (6)::
+
+        min{1, exp(½‖x + n a_J‖² − ½‖x + n a_I‖²)},   n a_I = (√h/σ) ĝ_I,
+        ĝ_I = ∇V_0(θ) + (n/b) Σ_j ∇V_{i_j}(θ),
+
+    computed in log space (``log U < Δ``) so that large exponents never overflow. The gradient
+    returned is ``ĝ_I`` of the final index. The stationary law of the index chain for frozen
+    ``(θ, r)`` is the exponential weights (4) (Appendix D for b > 1).
+
+    Parameters
+    ----------
+    index_chain_length : int, default 1
+        ``M`` >= 0. ``M = 0`` is uniform subsampling (SGHMC), step for step.
+    batch_size : int, default 1
+        ``b``; each index-chain state is a minibatch of ``b`` i.i.d. uniform indices (Appendix D).
+    x_choice : str, default "recommended"
+        One of :data:`X_CHOICES`; see :func:`ewsg_x`.
+
+    Notes
+    -----
+    Cost: ``(M + 1) b`` evaluations per chain per step (EWSG §5.1 footnote 5), independent of n.
+    The index chain restarts from a fresh uniform draw at every outer step, as Algorithm 1 is
+    written (with ``M = 0`` this is exactly SGHMC, as the text states); the paper's remark that
+    "N × M inner steps take place on almost the same index chain" would need the index to persist
+    across outer steps, which Algorithm 1 does not do and we do not either.
+    The estimator needs the integrator's momentum, h, γ and σ through ``context``.
+
+    References
+    ----------
+    EWSG, seed ``000_8e0377c44e2ea3b8.txt``: eq. (4), eq. (6), Algorithm 1, Appendix D.
+    """
+
+    index_chain_length: int = 1
+    batch_size: int = 1
+    x_choice: str = "recommended"
+
+    def __post_init__(self):
+        check_nonnegative_int("index_chain_length", self.index_chain_length)
+        check_positive_int("batch_size", self.batch_size)
+        if self.x_choice not in X_CHOICES:
+            raise ValueError(f"x_choice must be one of {X_CHOICES}, got {self.x_choice!r}")
+
+    def init(self, target, position, rng=None):
+        _check_batch(target, self.batch_size)
+        return None
+
+    def _batch_gradient(self, rng, target, position):
+        idx = rng.integers(0, target.n, size=(position.shape[0], self.batch_size))
+        g = target.prior_gradient(position) + (target.n / self.batch_size) * target.data_gradients(position, idx).sum(axis=1)
+        return idx, g
+
+    def __call__(self, state, rng, target, position, context=StepContext()):
+        if context.momentum is None or context.step_size is None:
+            raise ValueError("EWSGIndexChain needs the momentum, step_size, friction and noise_scale of an underdamped integrator")
+        h, gam, sig = context.step_size, context.friction, context.noise_scale
+        x = ewsg_x(self.x_choice, context.momentum, h, gam, sig)
+        scale = np.sqrt(h) / sig
+        _, g = self._batch_gradient(rng, target, position)
+        y = x + scale * g
+        half_sq = 0.5 * np.einsum("cd,cd->c", y, y)
+        accepted = 0
+        for _ in range(self.index_chain_length):
+            _, g_prop = self._batch_gradient(rng, target, position)
+            y_prop = x + scale * g_prop
+            half_sq_prop = 0.5 * np.einsum("cd,cd->c", y_prop, y_prop)
+            log_u = np.log(rng.random(position.shape[0]))
+            acc = log_u < (half_sq_prop - half_sq)
+            g = np.where(acc[:, None], g_prop, g)
+            half_sq = np.where(acc, half_sq_prop, half_sq)
+            accepted += int(acc.sum())
+        info = {}
+        if self.index_chain_length:
+            info["acceptance_rate"] = accepted / (self.index_chain_length * position.shape[0])
+        return GradientEstimate(g, (self.index_chain_length + 1) * self.batch_size, None, info)
+
+    def settings(self) -> dict:
+        return {"estimator": "ewsg", "index_chain_length": self.index_chain_length,
+                "batch_size": self.batch_size, "x_choice": self.x_choice}
+
+    # ---- exact laws, for diagnostics and tests (b = 1, small n) -------------------------------
+    def index_weights(self, target, position, momentum, step_size, friction, noise_scale) -> np.ndarray:
+        """The exponential weights (4) for b = 1: ``p_i ∝ exp(½‖x + n a_i‖²)``, shape ``(chains, n)``.
+
+        Costs a full data pass; for diagnostics only. Computed with a max-shift in log space.
+        """
+        if self.batch_size != 1:
+            raise ValueError(f"index_weights enumerates single indices: batch_size must be 1, got {self.batch_size}")
+        logw = self._log_weights(target, position, momentum, step_size, friction, noise_scale)
+        w = np.exp(logw - logw.max(axis=1, keepdims=True))
+        return w / w.sum(axis=1, keepdims=True)
+
+    def _log_weights(self, target, position, momentum, step_size, friction, noise_scale):
+        chains, n = position.shape[0], target.n
+        x = ewsg_x(self.x_choice, momentum, step_size, friction, noise_scale)
+        idx = np.broadcast_to(np.arange(n), (chains, n))
+        g = target.prior_gradient(position)[:, None, :] + n * target.data_gradients(position, idx)
+        y = x[:, None, :] + (np.sqrt(step_size) / noise_scale) * g
+        return 0.5 * np.sum(y * y, axis=-1)
+
+    def index_law(self, target, position, momentum, step_size, friction, noise_scale) -> np.ndarray:
+        """Exact law of the index after ``M`` Metropolis steps from a uniform start, shape ``(chains, n)``.
+
+        Enumerates the ``n × n`` Metropolis transition matrix per chain (O(n³) per chain): for
+        diagnostics (the conditional covariance in Theorem 4.3) and tests, b = 1 only.
+        """
+        if self.batch_size != 1:
+            raise ValueError(f"index_law enumerates single indices: batch_size must be 1, got {self.batch_size}")
+        logw = self._log_weights(target, position, momentum, step_size, friction, noise_scale)
+        n = target.n
+        out = np.empty_like(logw)
+        for c in range(logw.shape[0]):
+            lw = logw[c]
+            P = np.minimum(1.0, np.exp(np.minimum(lw[None, :] - lw[:, None], 0.0))) / n  # P[i, j], j != i
+            np.fill_diagonal(P, 0.0)
+            P[np.arange(n), np.arange(n)] = 1.0 - P.sum(axis=1)
+            p = np.full(n, 1.0 / n)
+            for _ in range(self.index_chain_length):
+                p = p @ P
+            out[c] = p
+        return out
+
+
+@dataclass(frozen=True)
+class SVRGControlVariate:
+    """SVRG control variate (Dubey et al. 2016): ``ĝ = ∇V(θ̃) + (n/b) Σ_j (∇V_{I_j}(θ) − ∇V_{I_j}(θ̃))``.
+
+    Every ``epoch_length`` steps the snapshot ``θ̃ ← θ`` and its full gradient are refreshed
+    (``n`` evaluations, counted in the step that does it); each step spends ``2b`` more.
+
+    Parameters
+    ----------
+    batch_size : int, default 1
+    epoch_length : int or None, default None
+        Steps between snapshots; ``None`` means ``⌈n / b⌉`` (one data pass of minibatches), the
+        choice we make because EWSG §5.1 does not state it.
+
+    Notes
+    -----
+    On :class:`~verify.targets.GaussianMeansTarget` every ``V_i`` has the same Hessian, so the
+    control variate is *exact* (``ĝ = ∇V(θ)``): SVRG-LD is full-gradient Langevin there, paying
+    ``n + 2b·epoch_length`` evaluations per epoch.
+    """
+
+    batch_size: int = 1
+    epoch_length: int | None = None
+
+    def __post_init__(self):
+        check_positive_int("batch_size", self.batch_size)
+        if self.epoch_length is not None:
+            check_positive_int("epoch_length", self.epoch_length)
+
+    def _m(self, target) -> int:
+        return self.epoch_length if self.epoch_length is not None else -(-target.n // self.batch_size)
+
+    def init(self, target, position, rng=None):
+        _check_batch(target, self.batch_size)
+        # (snapshot, full gradient at snapshot, steps since snapshot); snapshot taken at first call
+        return (None, None, self._m(target))
+
+    def __call__(self, state, rng, target, position, context=StepContext()):
+        snap, snap_grad, since = state
+        evals = 2 * self.batch_size
+        if since >= self._m(target):
+            snap = position.copy()
+            snap_grad = target.full_gradient(snap)
+            since = 0
+            evals += target.n
+        idx = rng.integers(0, target.n, size=(position.shape[0], self.batch_size))
+        diff = target.data_gradients(position, idx) - target.data_gradients(snap, idx)
+        g = snap_grad + target.prior_gradient(position) - target.prior_gradient(snap) + (target.n / self.batch_size) * diff.sum(axis=1)
+        return GradientEstimate(g, evals, (snap, snap_grad, since + 1), {})
+
+    def settings(self) -> dict:
+        return {"estimator": "svrg", "batch_size": self.batch_size, "epoch_length": self.epoch_length}
