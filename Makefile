@@ -1,5 +1,5 @@
 # Every target bootstraps its own environment: a fresh machine needs only Python 3.11.
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed

@@ -218,6 +218,8 @@ class EWSGIndexChain:
         if context.momentum is None or context.step_size is None:
             raise ValueError("EWSGIndexChain needs the momentum, step_size, friction and noise_scale of an underdamped integrator")
         h, gam, sig = context.step_size, context.friction, context.noise_scale
+        if not sig > 0:
+            raise ValueError(f"noise_scale must be > 0 for EWSG (its weights (4) divide by σ), got {sig!r}")
         x = ewsg_x(self.x_choice, context.momentum, h, gam, sig)
         scale = np.sqrt(h) / sig
         _, g = self._batch_gradient(rng, target, position)

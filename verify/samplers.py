@@ -127,6 +127,10 @@ class OverdampedEM:
         return OverdampedState(pos, self.estimator.init(self.target, pos), 0)
 
     def step(self, state: OverdampedState, rng: np.random.Generator):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._step(state, rng)
+
+    def _step(self, state, rng):
         est = self.estimator(state.estimator_state, rng, self.target, state.position, StepContext())
         h = self.step_size
         noise = np.sqrt(2.0 * h / self.inverse_temperature)
@@ -182,6 +186,10 @@ class PSGLD:
         return PSGLDState(pos, np.zeros_like(pos), self.estimator.init(self.target, pos), 0)
 
     def step(self, state: PSGLDState, rng: np.random.Generator):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._step(state, rng)
+
+    def _step(self, state, rng):
         est = self.estimator(state.estimator_state, rng, self.target, state.position, StepContext())
         gbar = est.gradient / self.target.n
         v = self.alpha * state.square_avg + (1.0 - self.alpha) * gbar * gbar
@@ -257,6 +265,10 @@ class UnderdampedEM:
         return UnderdampedState(pos, mom, self.estimator.init(self.target, pos), 0)
 
     def step(self, state: UnderdampedState, rng: np.random.Generator):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._step(state, rng)
+
+    def _step(self, state, rng):
         h, gam, sig = self.step_size, self.friction, self.noise_scale
         ctx = StepContext(state.momentum, h, gam, sig)
         est = self.estimator(state.estimator_state, rng, self.target, state.position, ctx)

@@ -1,0 +1,144 @@
+"""EWSG Figure 1 (panels a–f), drawn from ``results/ewsg/*.csv`` and ``rates.json`` only.
+
+``python -m figures.ewsg [--results results/ewsg] [--out figures/out/ewsg]`` writes
+``fig1a.png`` … ``fig1f.png`` and the same as PDF.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from verify.io import read_csv, read_json  # noqa: E402
+
+__all__ = ["draw_all"]
+
+
+def _save(fig, out: Path, name: str) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in ("png", "pdf"):
+        p = out / f"{name}.{ext}"
+        fig.savefig(p, dpi=150, bbox_inches="tight")
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def _fmt_fit(fit: dict) -> str:
+    return f"slope {fit['slope']:.2f} [{fit['ci_low']:.2f}, {fit['ci_high']:.2f}] ({fit['status']})"
+
+
+def _kl_panel(rows, title, out, name):
+    fig, ax = plt.subplots(figsize=(5.2, 3.8))
+    labels = list(dict.fromkeys(r["label"] for r in rows))
+    colors = dict(zip(labels, sns.color_palette("colorblind", len(labels))))
+    for lab in labels:
+        rr = [r for r in rows if r["label"] == lab]
+        x = np.array([r["passes"] for r in rr])
+        y = np.array([r["kl"] for r in rr])
+        ax.plot(x, y, color=colors[lab], label=f"{lab} (h={rr[0]['step_size']:g})")
+        ex = [r["kl_exact"] for r in rr]
+        if all(isinstance(v, float) for v in ex):
+            ax.plot(x, ex, color=colors[lab], ls=":", lw=1.2)
+    floor = rows[0]["kl_floor"]
+    ax.axhline(floor, color="0.5", lw=0.8, ls="--", label=f"estimation floor ({int(rows[0]['realizations'])} draws)")
+    ax.set_yscale("log")
+    ax.set_xlabel("data passes")
+    ax.set_ylabel("KL(target ‖ samples) [nats]")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, frameon=False)
+    ax.text(0.01, 0.01, "dotted: exact (Lyapunov moment propagation)", transform=ax.transAxes, fontsize=6, color="0.4")
+    return _save(fig, out, name)
+
+
+def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
+    """Draw the six panels of EWSG Figure 1 from stored results; returns the written paths.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a results file is missing (run ``python -m paper_repro.ewsg run`` first).
+    """
+    res, out = Path(results), Path(out)
+    sns.set_theme(style="whitegrid", context="paper")
+    rates = read_json(res / "rates.json")
+    paths = []
+    paths += _kl_panel(read_csv(res / "fig1a.csv"), "1a: SG-MCMC methods, Gaussian target (n=50)", out, "fig1a")
+    paths += _kl_panel(read_csv(res / "fig1b.csv"), "1b: EWSG, choices of x (h=0.07, M=1)", out, "fig1b")
+    paths += _kl_panel(read_csv(res / "fig1c.csv"), "1c: EWSG, index-chain length M (fair data passes)", out, "fig1c")
+
+    # 1d
+    rd = read_csv(res / "fig1d.csv")
+    fd = rates["fig1d"]
+    T = np.array([r["T"] for r in rd])
+    fig, ax = plt.subplots(figsize=(5.2, 3.8))
+    ax.loglog(T, [r["mse"] for r in rd], "o-", label="EWSG (M=1), measured")
+    ax.loglog(T, [r["continuous_limit_mse"] for r in rd], "k:", label="continuous dynamics, exact")
+    xf = np.array(fd["x"])
+    ax.loglog(xf, np.exp(fd["intercept"]) * xf ** fd["slope"], "r--", lw=1, label=_fmt_fit(fd))
+    ax.set_xlabel("T = Kh")
+    ax.set_ylabel("MSE of time average of ‖θ−μ‖²")
+    ax.set_title(f"1d: MSE vs T (h={fd['step_size']:g}); expected slope −1", fontsize=10)
+    ax.legend(fontsize=7, frameon=False)
+    paths += _save(fig, out, "fig1d")
+
+    # 1e
+    re_ = read_csv(res / "fig1e.csv")
+    fe = rates["fig1e"]
+    fig, ax = plt.subplots(figsize=(5.2, 3.8))
+    for meth, c in (("EWSG", "C0"), ("SGHMC", "C1")):
+        rr = [r for r in re_ if r["method"] == meth]
+        h = np.array([r["step_size"] for r in rr])
+        ax.loglog(h, [r["mse"] for r in rr], "o-", color=c, label=f"{meth} MSE, " + _fmt_fit(fe[meth]["naive"]))
+        ev = np.array([r["excess_variance"] for r in rr])
+        ok = ev > 0
+        lab = f"{meth} variance − C1/T"
+        fv = fe[meth]["excess_variance_over_continuous_limit"]
+        if "slope" in fv:
+            lab += ", " + _fmt_fit(fv)
+        ax.loglog(h[ok], ev[ok], "s--", color=c, ms=4, label=lab)
+    ax.axhline(fe["continuous_limit_mse"], color="k", ls=":", lw=1, label="continuous limit C1/T (exact)")
+    ax.set_xlabel("step size h")
+    ax.set_ylabel("MSE")
+    ax.set_title(f"1e: MSE vs h at T={fe['T']:g}; expected slope +1", fontsize=10)
+    ax.legend(fontsize=6, frameon=False)
+    paths += _save(fig, out, "fig1e")
+
+    # 1f
+    rf = read_csv(res / "fig1f.csv")
+    ff = rates["fig1f"]
+    fig, ax = plt.subplots(figsize=(5.2, 3.8))
+    for meth, mk in (("EWSG", "o-"), ("SGHMC", "^-")):
+        rr = [r for r in rf if r["method"] == meth]
+        ax.loglog([r["step_size"] for r in rr], [r["mse"] for r in rr], mk, label=f"{meth}, " + _fmt_fit(ff[meth]))
+    rr = [r for r in rf if r["method"] == "SGHMC"]
+    ax.loglog([r["step_size"] for r in rr], [r["exact_stationary_bias_sq"] for r in rr], "k:", lw=1,
+              label=f"SGHMC exact bias² (Lyapunov), slope {ff['SGHMC']['exact_stationary_slope']:.2f}")
+    ax.set_xlabel("step size h")
+    ax.set_ylabel("long-run MSE")
+    ax.set_title(f"1f: long-run MSE vs h (T={ff['T']:g}); expected slope +2", fontsize=10)
+    ax.legend(fontsize=6.5, frameon=False)
+    paths += _save(fig, out, "fig1f")
+    return paths
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m figures.ewsg", description=__doc__)
+    p.add_argument("--results", default="results/ewsg")
+    p.add_argument("--out", default="figures/out/ewsg")
+    a = p.parse_args(argv)
+    for path in draw_all(a.results, a.out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""The first-order exponential (OU) integrator of SG-UL-MCMC / HSG-HMC, eqs. (4)–(6).
+
+One step freezes the gradient estimate ``g = ĝ(x_k)`` and moves ``(x, v)`` by the exact flow of
+the linear SDE (8) over time η (Lemma 1)::
+
+    x' = x + γ⁻¹(1 − e^{−γη}) v − u γ⁻²(γη + e^{−γη} − 1) g + ε_x          (4)
+    v' = e^{−γη} v − u γ⁻¹(1 − e^{−γη}) g + ε_v                           (5)
+
+with ``(ε_x, ε_v)`` drawn *jointly* per coordinate from the 2×2 covariance (6), scaled by ``1/β``
+(``β = 1`` in the paper). As every sampler of :mod:`verify.samplers`, it is the composition of this
+integrator with a gradient estimator from :mod:`verify.estimators`: with
+:class:`~verify.estimators.UniformMinibatch` it is SG-UL-MCMC (Cheng et al. 2017), with the full
+gradient it is UL-MCMC; HSG-HMC is this integrator with the hybrid estimator (7).
+
+The coefficients are computed once, without cancellation for tiny ``γη``, by
+:mod:`analytic.ou_integrator`.
+
+References
+----------
+HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: dynamics (3), eqs. (4)–(6), Lemma 1 / SDE (8),
+Remark 2 (u = 1 and γ with ``e^{−γη} = 0.9``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from analytic.ou_integrator import OUCoefficients, ou_noise_cholesky, ou_step_coefficients
+
+from .errors import check_finite_array, check_positive, check_state_finite
+from .estimators import StepContext, UniformMinibatch
+from .samplers import StepInfo, UnderdampedState, _check_beta, _init_position
+
+__all__ = ["ExponentialIntegrator", "friction_for_decay", "sg_ul_mcmc", "REMARK2_DECAY"]
+
+#: Remark 2: "γ is chosen to make e^{−γη} = 0.9".
+REMARK2_DECAY = 0.9
+
+
+def friction_for_decay(eta, decay=REMARK2_DECAY) -> float:
+    """Friction ``γ`` with ``e^{−γη} = decay`` (HSG-HMC Remark 2 uses ``decay = 0.9``).
+
+    Parameters
+    ----------
+    eta : float
+        Step size ``η`` > 0.
+    decay : float, default 0.9
+        Velocity decay per step ``e^{−γη}``, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``γ = −log(decay) / η`` > 0.
+
+    Raises
+    ------
+    ValueError
+        If ``eta`` is not a finite number > 0 or ``decay`` is not in (0, 1).
+
+    References
+    ----------
+    HSG-HMC, seed ``001_d56659fdb8996bf2.txt``, Remark 2.
+
+    Examples
+    --------
+    >>> bool(np.isclose(np.exp(-friction_for_decay(0.01) * 0.01), 0.9))
+    True
+    """
+    h = check_positive("eta", eta)
+    if isinstance(decay, bool) or not isinstance(decay, (int, float, np.floating)) or not (0.0 < decay < 1.0):
+        raise ValueError(f"decay must be a number in (0, 1), got {decay!r}")
+    return -math.log(float(decay)) / h
+
+
+@dataclass(frozen=True, eq=False)
+class ExponentialIntegrator:
+    """Underdamped Langevin (3) by the exponential integrator (4)–(6), gradient from an estimator.
+
+    Parameters
+    ----------
+    target : FiniteSumPotential
+        ``f = V`` with ``n``, ``dim`` and the per-datum gradients the estimator needs.
+    step_size : float
+        ``η`` > 0.
+    friction : float or None, default None
+        ``γ`` > 0 (the paper's viscosity). ``None`` means Remark 2's choice
+        ``e^{−γη} = 0.9`` (:func:`friction_for_decay`).
+    estimator : gradient estimator, default ``UniformMinibatch(1)`` (SG-UL-MCMC, b = 1)
+    u : float, default 1
+        Inverse mass ``u`` > 0 (Remark 2: fixed to 1). The stationary velocity law is ``N(0, u I)``.
+    inverse_temperature : float, default 1
+        ``β`` > 0; the noise covariance (6) is divided by β. ``np.inf`` gives the noiseless flow.
+    name : str, default "SG-UL-MCMC"
+        Reported in errors and results.
+
+    Raises
+    ------
+    ValueError
+        Non-positive or non-finite ``step_size``, ``friction``, ``u``; non-positive
+        ``inverse_temperature``; at ``init``, non-finite or mis-shaped position or momentum, or
+        ``batch_size > n``.
+
+    Notes
+    -----
+    Per step, with ``g = ĝ(x_k)`` (``(chains, d)``) and ``ξ₁, ξ₂`` independent ``(chains, d)``
+    standard normals::
+
+        x' = x + c.x_from_v v + c.x_from_g g + L₁₁ ξ₁
+        v' = c.v_decay v + c.v_from_g g + L₂₁ ξ₁ + L₂₂ ξ₂
+
+    with ``c`` = :func:`~analytic.ou_integrator.ou_step_coefficients` and ``L`` the Cholesky
+    factor (:func:`~analytic.ou_integrator.ou_noise_cholesky`) of (6), divided by √β. The estimator
+    receives ``StepContext(momentum=v_k, step_size=η, friction=γ, noise_scale=√(2γu/β))``, the
+    diffusion coefficient of (3). Cost: what the estimator spends; the integrator adds O(chains·d).
+
+    References
+    ----------
+    HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: eqs. (3)–(6), Lemma 1, Remark 2.
+
+    Examples
+    --------
+    >>> from verify.targets import gaussian_means_target
+    >>> s = ExponentialIntegrator(gaussian_means_target(), step_size=0.01)
+    >>> bool(np.isclose(np.exp(-s.friction * s.step_size), 0.9))
+    True
+    >>> state, info = s.step(s.init(np.zeros((3, 2))), np.random.default_rng(0))
+    >>> state.position.shape, info.evaluations
+    ((3, 2), 1)
+    """
+
+    target: Any
+    step_size: float
+    friction: float | None = None
+    estimator: Any = field(default_factory=UniformMinibatch)
+    u: float = 1.0
+    inverse_temperature: float = 1.0
+    name: str = "SG-UL-MCMC"
+    coefficients: OUCoefficients = field(init=False, repr=False)
+    noise_cholesky: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self):
+        h = check_positive("step_size", self.step_size)
+        object.__setattr__(self, "step_size", h)
+        gam = friction_for_decay(h) if self.friction is None else check_positive("friction", self.friction)
+        object.__setattr__(self, "friction", gam)
+        object.__setattr__(self, "u", check_positive("u", self.u))
+        beta = _check_beta(self.inverse_temperature)
+        object.__setattr__(self, "inverse_temperature", beta)
+        if not math.isfinite(gam * h):
+            raise ValueError(f"friction * step_size must be finite, got friction={gam!r}, step_size={h!r}")
+        object.__setattr__(self, "coefficients", ou_step_coefficients(gam, h, self.u))
+        L = ou_noise_cholesky(gam, h, self.u) / math.sqrt(beta)
+        L.setflags(write=False)
+        object.__setattr__(self, "noise_cholesky", L)
+
+    @property
+    def noise_scale(self) -> float:
+        """Diffusion coefficient ``√(2γu/β)`` of (3)."""
+        return math.sqrt(2.0 * self.friction * self.u / self.inverse_temperature)
+
+    def settings(self) -> dict:
+        return {"sampler": self.name, "step_size": self.step_size, "friction": self.friction, "u": self.u,
+                "inverse_temperature": self.inverse_temperature, **self.estimator.settings()}
+
+    def init(self, position, momentum=None) -> UnderdampedState:
+        """Start at ``position`` (chains, d) with ``momentum`` (the velocity v; zeros if None)."""
+        pos = _init_position(self.target, position)
+        if momentum is None:
+            mom = np.zeros_like(pos)
+        else:
+            mom = check_finite_array("momentum", momentum)
+            if mom.shape != pos.shape:
+                raise ValueError(f"momentum must have the shape of position {pos.shape}, got {mom.shape}")
+            mom = mom.copy()
+        return UnderdampedState(pos, mom, self.estimator.init(self.target, pos), 0)
+
+    def step(self, state: UnderdampedState, rng: np.random.Generator):
+        """One step of (4)–(6); returns ``(UnderdampedState, StepInfo)``.
+
+        Raises
+        ------
+        verify.errors.DivergenceError
+            If some chain's position or velocity is non-finite after the step.
+        """
+        c, L = self.coefficients, self.noise_cholesky
+        ctx = StepContext(state.momentum, self.step_size, self.friction, self.noise_scale)
+        est = self.estimator(state.estimator_state, rng, self.target, state.position, ctx)
+        x, v, g = state.position, state.momentum, est.gradient
+        pos = x + c.x_from_v * v + c.x_from_g * g
+        mom = c.v_decay * v + c.v_from_g * g
+        if np.isfinite(self.inverse_temperature):
+            xi = rng.standard_normal((2,) + x.shape)
+            pos = pos + L[0, 0] * xi[0]
+            mom = mom + L[1, 0] * xi[0] + L[1, 1] * xi[1]
+        check_state_finite(self.name, state.step, self.settings(), pos, mom)
+        return UnderdampedState(pos, mom, est.state, state.step + 1), StepInfo(est.evaluations, est.info)
+
+
+def sg_ul_mcmc(target, step_size, friction=None, batch_size=1, u=1.0) -> ExponentialIntegrator:
+    """SG-UL-MCMC (Cheng et al. 2017, as described in the HSG-HMC seed): (4)–(6) with a uniform minibatch.
+
+    ``friction=None`` takes Remark 2's ``e^{−γη} = 0.9``; see :class:`ExponentialIntegrator`.
+    """
+    return ExponentialIntegrator(target, step_size, friction, UniformMinibatch(batch_size), u, name="SG-UL-MCMC")
