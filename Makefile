@@ -3,10 +3,10 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-SCALE  ?= paper
+SCALE  ?= default
 N_JOBS ?= 2
 
-.PHONY: all figures test bench clean-results env
+.PHONY: all figures verify test bench calibrate baselines clean-results env
 
 all: figures
 
@@ -21,8 +21,20 @@ env: $(STAMP)
 
 ## make figures: run the experiments (results/) and draw the papers' figures (figures/out/)
 figures: $(STAMP)
-	$(PY) -m paper_repro.ewsg run --scale $(SCALE) --n-jobs $(N_JOBS)
-	$(PY) -m figures.ewsg
+	$(VENV)/bin/sgmcmc-verify run all --scale $(SCALE) --n-jobs $(N_JOBS)
+	$(VENV)/bin/sgmcmc-verify figures
+
+## make verify: every registered claim at the default scale -> results/claims.json, figures/out/REPORT.{md,html}
+verify: $(STAMP)
+	$(VENV)/bin/sgmcmc-verify verify --scale default --n-jobs $(N_JOBS)
+
+## make baselines: rewrite the smoke-scale regression baselines (paper_repro/baselines/) on purpose
+baselines: $(STAMP)
+	$(VENV)/bin/sgmcmc-verify baseline --refresh
+
+## make calibrate: rerun every statistical test and negative control over 20 seed sets -> docs/calibration.md
+calibrate: $(STAMP)
+	$(PY) tests/calibrate.py --seeds 20
 
 ## make test: the whole test suite at smoke scale
 test: $(STAMP)

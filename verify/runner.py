@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Callable, Mapping
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 
 from .errors import check_positive_int
 
@@ -119,7 +119,7 @@ def _run_block(block_fn, size, seed_seq):
 
 def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str, np.ndarray]],
                      n_realizations: int, *, seed: int, block_size: int = 1000, n_jobs: int = 1,
-                     backend: str | None = None, chain_keys=None) -> dict:
+                     backend: str | None = None, chain_keys=None, progress=None) -> dict:
     """Run R independent realizations as blocks of vectorized chains, in parallel with joblib.
 
     Parameters
@@ -142,6 +142,8 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
     chain_keys : iterable of str or None
         Keys to concatenate along axis 0. ``None``: every array entry whose first axis equals the
         block's size and is not listed as shared (``"passes"``, ``"steps"``).
+    progress : callable ``(realizations_done, passes_per_realization)`` or None
+        Called as each block finishes (in block order), e.g. to advance a progress bar.
 
     Returns
     -------
@@ -156,11 +158,21 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
     """
     sizes = block_sizes(n_realizations, block_size)
     children = np.random.SeedSequence(seed).spawn(len(sizes))
-    jobs = (delayed(_run_block)(block_fn, s, c) for s, c in zip(sizes, children))
+    blocks = []
+
+    def collect(it):
+        for size, b in zip(sizes, it):
+            blocks.append(b)
+            if progress is not None:
+                passes = b.get("passes")
+                progress(size, float(passes[-1]) if passes is not None and len(passes) else 0.0)
+
     if n_jobs == 1 and backend is None:
-        blocks = [_run_block(block_fn, s, c) for s, c in zip(sizes, children)]
+        collect(_run_block(block_fn, s, c) for s, c in zip(sizes, children))
     else:
-        blocks = Parallel(n_jobs=n_jobs, backend=backend)(jobs)
+        # parallel_config (not Parallel(backend=...)) is what registers external backends such as dask
+        with parallel_config(backend=backend, n_jobs=n_jobs):
+            collect(Parallel(return_as="generator")(delayed(_run_block)(block_fn, s, c) for s, c in zip(sizes, children)))
     shared = {"passes", "steps"}
     out: dict = {}
     first = blocks[0]

@@ -94,6 +94,20 @@ def _exact_kl(method, target, h, friction, steps, M=0):
     return kl_gaussian(post.mean, post.cov, means[:, :d], covs[:, :d, :d])
 
 
+def _kl_bootstrap_se(positions, mean, cov, rng, n_boot=100):
+    """Bootstrap (over realizations) standard error of the ensemble KL at every checkpoint.
+
+    positions : (R, n_ckpt, d). Resampling uses multinomial weights, vectorized over resamples.
+    """
+    R = positions.shape[0]
+    w = rng.multinomial(R, np.full(R, 1.0 / R), size=n_boot) / R  # (B, R)
+    m = np.einsum("br,rkd->bkd", w, positions)
+    second = np.einsum("br,rki,rkj->bkij", w, positions, positions)
+    c = (second - m[..., :, None] * m[..., None, :]) * (R / (R - 1))
+    kls = kl_gaussian(np.broadcast_to(mean, m.shape), np.broadcast_to(cov, c.shape), m, c)
+    return kls.std(axis=0, ddof=1)
+
+
 def kl_estimation_floor(cfg: Fig1Settings, repeats: int = 50) -> tuple[float, float]:
     """Mean and s.d. of KL(π ‖ Gaussian fit of R exact draws from π): the floor of the ensemble KL."""
     target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
@@ -105,7 +119,7 @@ def kl_estimation_floor(cfg: Fig1Settings, repeats: int = 50) -> tuple[float, fl
     return float(np.mean(vals)), float(np.std(vals))
 
 
-def kl_vs_passes(cfg: Fig1Settings, runs, panel: str, n_jobs=1, backend=None) -> list[dict]:
+def kl_vs_passes(cfg: Fig1Settings, runs, panel: str, n_jobs=1, backend=None, progress=None) -> list[dict]:
     """Rows (one per run and checkpoint) of KL vs data passes for Figure 1a, 1b or 1c.
 
     Parameters
@@ -121,8 +135,9 @@ def kl_vs_passes(cfg: Fig1Settings, runs, panel: str, n_jobs=1, backend=None) ->
                                x_choice=run["x_choice"])
         seed = [cfg.seed, ord(panel[-1]), j]
         res = run_realizations(fn, cfg.realizations, seed=np.random.SeedSequence(seed).entropy,
-                               block_size=cfg.block_size, n_jobs=n_jobs, backend=backend)
+                               block_size=cfg.block_size, n_jobs=n_jobs, backend=backend, progress=progress)
         kl = ensemble_kl(res["position"], post.mean, post.cov)
+        kl_se = _kl_bootstrap_se(res["position"], post.mean, post.cov, np.random.default_rng([cfg.seed, j, 17]))
         exact = _exact_kl(run["method"], target, run["h"], cfg.friction, res["steps"], run["M"])
         acc = res.get("info", {}).get("acceptance_rate")
         for k in range(res["passes"].size):
@@ -131,7 +146,7 @@ def kl_vs_passes(cfg: Fig1Settings, runs, panel: str, n_jobs=1, backend=None) ->
                 "index_chain_length": run["M"], "x_choice": run["x_choice"],
                 "passes": res["passes"][k], "steps": int(res["steps"][k]),
                 "kl": kl.target_to_samples[k], "kl_reverse": kl.samples_to_target[k],
-                "kl_exact": "" if exact is None else exact[k],
+                "kl_se": kl_se[k], "kl_exact": "" if exact is None else exact[k],
                 "mean_1": kl.mean[k, 0], "mean_2": kl.mean[k, 1],
                 "var_1": kl.cov[k, 0, 0], "var_2": kl.cov[k, 1, 1], "cov_12": kl.cov[k, 0, 1],
                 "kl_floor": floor, "kl_floor_sd": floor_sd, "realizations": cfg.realizations,
@@ -172,11 +187,11 @@ def _thm_block(n_chains, rng, *, cfg, method, h, times):
     return {"phi": out["phi"], "steps": out["steps"], "passes": out["passes"], "info": out["info"]}
 
 
-def _time_average_run(cfg, method, h, times, tag, n_jobs, backend):
+def _time_average_run(cfg, method, h, times, tag, n_jobs, backend, progress=None):
     fn = functools.partial(_thm_block, cfg=cfg, method=method, h=h, times=tuple(times))
     seed = np.random.SeedSequence([cfg.seed, 4, 3, tag, int(round(h * 1e7))]).entropy
     return run_realizations(fn, cfg.thm_realizations, seed=seed, block_size=cfg.block_size,
-                            n_jobs=n_jobs, backend=backend)
+                            n_jobs=n_jobs, backend=backend, progress=progress)
 
 
 def sg_covariance_trace(cfg, method, h, rng_seed=0) -> dict:
@@ -217,7 +232,7 @@ def _term_shares(coef, h, T):
     return (terms / tot).tolist() if tot > 0 else [0.0, 0.0, 0.0]
 
 
-def theorem43(cfg: Fig1Settings, n_jobs=1, backend=None) -> dict:
+def theorem43(cfg: Fig1Settings, n_jobs=1, backend=None, progress=None) -> dict:
     """Measure Figures 1d–1f (EWSG, M = 1) and fit the three terms of Theorem 4.3.
 
     Returns
@@ -233,7 +248,7 @@ def theorem43(cfg: Fig1Settings, n_jobs=1, backend=None) -> dict:
                    "expected_slopes": {"fig1d": -1.0, "fig1e": 1.0, "fig1f": 2.0}, "tolerance": RATE_TOLERANCE}
     # ---- 1d: MSE vs T at fixed small h
     h_d = cfg.d_step
-    res = _time_average_run(cfg, "EWSG", h_d, cfg.d_times, 0, n_jobs, backend)
+    res = _time_average_run(cfg, "EWSG", h_d, cfg.d_times, 0, n_jobs, backend, progress)
     T_d = res["steps"] * h_d
     mse_d = mse_time_average(res["phi"], phibar)
     cont_d = uld_time_average_mse(H, cfg.friction, T_d)
@@ -250,7 +265,7 @@ def theorem43(cfg: Fig1Settings, n_jobs=1, backend=None) -> dict:
     for method, tag in (("EWSG", 1), ("SGHMC", 5)):
         cols, excess, var_excess = [], [], []
         for h in cfg.e_steps:
-            r = _time_average_run(cfg, method, h, [cfg.e_time], tag, n_jobs, backend)
+            r = _time_average_run(cfg, method, h, [cfg.e_time], tag, n_jobs, backend, progress)
             T = float(r["steps"][0] * h)
             m = mse_time_average(r["phi"][:, 0], phibar)
             cols.append(m.sq_err)
@@ -275,7 +290,7 @@ def theorem43(cfg: Fig1Settings, n_jobs=1, backend=None) -> dict:
     rows_f, f_cols = [], {"EWSG": [], "SGHMC": []}
     for h in cfg.f_steps:
         for method in ("EWSG", "SGHMC"):
-            r = _time_average_run(cfg, method, h, [cfg.f_time], 2 if method == "EWSG" else 3, n_jobs, backend)
+            r = _time_average_run(cfg, method, h, [cfg.f_time], 2 if method == "EWSG" else 3, n_jobs, backend, progress)
             T = float(r["steps"][0] * h)
             m = mse_time_average(r["phi"][:, 0], phibar)
             f_cols[method].append(m.sq_err)
@@ -359,31 +374,41 @@ def _versions() -> dict:
             "matplotlib": matplotlib.__version__}
 
 
-def run_all(scale: str = "default", out_dir="results/ewsg", n_jobs: int = 1, backend=None, log=print) -> dict:
-    """Run every Figure 1 experiment at ``scale`` and write the CSVs and ``rates.json`` to ``out_dir``.
+PANEL_RUNS = {"fig1a": fig1a_runs, "fig1b": fig1b_runs, "fig1c": fig1c_runs}
 
-    Returns
-    -------
-    dict of wall times per panel (seconds).
-    """
+
+def run_kl_panel(panel: str, scale: str, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Write ``<out_dir>/<panel>.csv`` for panel ``fig1a``, ``fig1b`` or ``fig1c`` at ``scale``."""
+    cfg = get_settings(scale)
+    rows = kl_vs_passes(cfg, PANEL_RUNS[panel](cfg), panel, n_jobs, backend, progress)
+    write_csv(Path(out_dir) / f"{panel}.csv", rows, header_comment=(
+        f"EWSG Figure 1{panel[-1]}, scale={scale}; kl = KL(target || Gaussian fit of the realizations) in nats, "
+        "kl_se its bootstrap s.e.; kl_exact empty where no closed form exists"))
+
+
+def run_theorem43(scale: str, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Write ``fig1d.csv``, ``fig1e.csv``, ``fig1f.csv`` and ``rates.json`` to ``out_dir`` at ``scale``."""
     cfg = get_settings(scale)
     out = Path(out_dir)
+    th = theorem43(cfg, n_jobs, backend, progress)
+    write_csv(out / "fig1d.csv", th["rows_d"], header_comment=f"EWSG Fig 1d, scale={scale}: MSE of the time average of ||theta-mu||^2 vs T (EWSG M=1)")
+    write_csv(out / "fig1e.csv", th["rows_e"], header_comment=f"EWSG Fig 1e, scale={scale}: MSE vs h at fixed T (EWSG M=1; SGHMC for comparison)")
+    write_csv(out / "fig1f.csv", th["rows_f"], header_comment=f"EWSG Fig 1f, scale={scale}: long-run MSE vs h (EWSG M=1; SGHMC for comparison)")
+    rates = th["rates"]
+    rates.update({"scale": scale, "settings": cfg.as_dict(), "versions": _versions()})
+    write_json(out / "rates.json", rates)
+
+
+def run_all(scale: str = "default", out_dir="results/ewsg", n_jobs: int = 1, backend=None, log=print) -> dict:
+    """Run every Figure 1 experiment at ``scale`` directly into ``out_dir`` (no cache); wall times (s)."""
     times = {}
-    for panel, runs in (("fig1a", fig1a_runs(cfg)), ("fig1b", fig1b_runs(cfg)), ("fig1c", fig1c_runs(cfg))):
+    for panel in PANEL_RUNS:
         t0 = time.perf_counter()
-        rows = kl_vs_passes(cfg, runs, panel, n_jobs, backend)
-        write_csv(out / f"{panel}.csv", rows, header_comment=f"EWSG Figure 1{panel[-1]}, scale={scale}; "
-                  "kl = KL(target || Gaussian fit of the realizations) in nats; kl_exact empty where no closed form")
+        run_kl_panel(panel, scale, out_dir, n_jobs, backend)
         times[panel] = time.perf_counter() - t0
         log(f"{panel}: {times[panel]:.1f} s")
     t0 = time.perf_counter()
-    th = theorem43(cfg, n_jobs, backend)
+    run_theorem43(scale, out_dir, n_jobs, backend)
     times["fig1def"] = time.perf_counter() - t0
     log(f"fig1d-f: {times['fig1def']:.1f} s")
-    write_csv(out / "fig1d.csv", th["rows_d"], header_comment=f"EWSG Fig 1d, scale={scale}: MSE of the time average of ||theta-mu||^2 vs T (EWSG M=1)")
-    write_csv(out / "fig1e.csv", th["rows_e"], header_comment=f"EWSG Fig 1e, scale={scale}: MSE vs h at fixed T (EWSG M=1)")
-    write_csv(out / "fig1f.csv", th["rows_f"], header_comment=f"EWSG Fig 1f, scale={scale}: long-run MSE vs h (EWSG M=1; SGHMC for comparison)")
-    rates = th["rates"]
-    rates.update({"scale": scale, "settings": cfg.as_dict(), "versions": _versions(), "wall_time_s": times})
-    write_json(out / "rates.json", rates)
     return times

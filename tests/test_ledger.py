@@ -1,0 +1,80 @@
+"""The claims ledger, its verdict rules, the report, and the smoke-scale regression against baselines."""
+import json
+
+import pytest
+
+from verify import baseline
+from verify.claims import Verdict, all_claims, get, interval_verdict, ordering_verdict, slope_verdict
+from verify.report import MissingResultsError, evaluate, write_report
+
+
+def test_every_claim_is_complete_and_well_formed():
+    claims = all_claims()
+    assert len(claims) >= 10
+    for c in claims:
+        assert c.id.startswith(c.paper + ".") and c.source and c.statement and c.expected and c.tolerance
+        assert c.experiments and callable(c.evaluate)
+
+
+def test_unknown_claim_id_names_the_known_ones():
+    with pytest.raises(KeyError, match="ewsg.thm4.3.term1"):
+        get("ewsg.no_such_claim")
+
+
+@pytest.mark.parametrize("ci,status", [((-1.05, -0.95), "held"), ((-0.6, -0.4), "failed"), ((-0.9, -0.8), "inconclusive")])
+def test_slope_verdict_rules(ci, status):
+    fit = {"slope": sum(ci) / 2, "ci_low": ci[0], "ci_high": ci[1]}
+    assert slope_verdict(fit, -1.0, 0.15).status == status
+
+
+def test_interval_verdict_edges():
+    assert interval_verdict(0.0, 1.0, 0.0, 1.0) == "held"
+    assert interval_verdict(1.01, 2.0, 0.0, 1.0) == "failed"
+
+
+def test_ordering_verdict_needs_resolved_differences():
+    assert ordering_verdict({"a": 1.0, "b": 2.0}, {"a": 0.1, "b": 0.1}, [["a"], ["b"]]).status == "held"
+    assert ordering_verdict({"a": 2.0, "b": 1.0}, {"a": 0.1, "b": 0.1}, [["a"], ["b"]]).status == "failed"
+    v = ordering_verdict({"a": 1.0, "b": 1.2}, {"a": 0.1, "b": 0.1}, [["a"], ["b"]])
+    assert v.status == "inconclusive" and v.measured["unresolved"] == ["a < b"]
+
+
+def test_verdict_refuses_unknown_status():
+    with pytest.raises(ValueError, match="status"):
+        Verdict("maybe", {})
+
+
+def test_report_from_smoke_results(smoke_results, tmp_path):
+    recs = evaluate(all_claims(), smoke_results)
+    meta = write_report(recs, smoke_results, tmp_path)
+    assert sum(meta["counts"].values()) == len(recs)
+    data = json.loads((smoke_results / "claims.json").read_text())
+    rec = next(r for r in data["claims"] if r["id"] == "ewsg.thm4.3.term1")
+    assert rec["status"] in ("held", "failed", "inconclusive") and rec["seed"] and rec["settings"]
+    assert data["meta"]["versions"]["numpy"] and "commit" in data["meta"]["git"]
+    md = (tmp_path / "REPORT.md").read_text()
+    assert "| claim | source | expected | measured | status |" in md and "(ewsg/fig1d.png)" in md
+    assert '<a href="ewsg/fig1d.png">' in (tmp_path / "REPORT.html").read_text()
+
+
+def test_missing_results_are_an_error_not_a_silent_pass(tmp_path):
+    with pytest.raises(MissingResultsError, match="sgmcmc-verify run ewsg.fig1def"):
+        evaluate([get("ewsg.thm4.3.term1")], tmp_path)
+
+
+def test_smoke_numbers_match_committed_baselines(smoke_results):
+    committed = {f.stem: json.loads(f.read_text())["claims"] for f in baseline.BASELINE_DIR.glob("*.json")}
+    assert committed, "no committed baselines"
+    problems = baseline.compare(committed, baseline.collect(smoke_results))
+    assert problems == [], "\n".join(problems)
+
+
+def test_baseline_check_reports_a_moved_number_readably(smoke_results):
+    """Negative control: a baseline moved by 10 tolerances is reported with claim, baseline, now, tolerance."""
+    now = baseline.collect(smoke_results)
+    moved = json.loads(json.dumps(now))
+    v, se = moved["ewsg"]["ewsg.thm4.3.term1"]["slope"]
+    moved["ewsg"]["ewsg.thm4.3.term1"]["slope"] = [v + 10 * baseline.Z * se * 1.5, se]
+    problems = baseline.compare(moved, now)
+    assert len(problems) == 1
+    assert problems[0].startswith("ewsg.thm4.3.term1 [slope]: baseline") and "now" in problems[0] and "tolerance" in problems[0]

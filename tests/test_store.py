@@ -1,0 +1,95 @@
+"""Keyed result store: reuse, exact invalidation (settings and code), resume after interruption, atomic writes."""
+import csv
+
+import pytest
+
+import verify.experiments as vx
+from verify.experiments import Experiment, code_fingerprint, run_experiment
+from verify.io import write_csv
+
+
+@pytest.fixture
+def fake_registry(monkeypatch):
+    monkeypatch.setattr(vx, "_EXPERIMENTS", {})
+    calls = {"a": 0, "b": 0}
+    settings = {"a": {"x": 1}, "b": {"y": 2}}
+
+    def make(name, fail=False):
+        def run(scale, out, n_jobs, backend, progress):
+            calls[name] += 1
+            (out / f"{name}.csv").write_text(f"value\n{settings[name]}\n")
+            if fail:
+                raise KeyboardInterrupt
+        return run
+
+    for name in "ab":
+        vx.register_experiment(Experiment(f"testpaper.{name}", "testpaper", name, "verify.io", (f"{name}.csv",),
+                                          lambda scale, n=name: dict(settings[n]), make(name)))
+    return calls, settings, make
+
+
+def test_rerun_with_same_settings_reuses(tmp_path, fake_registry):
+    calls, _, _ = fake_registry
+    m1 = run_experiment("testpaper.a", results_root=tmp_path)
+    m2 = run_experiment("testpaper.a", results_root=tmp_path)
+    assert calls["a"] == 1 and not m1["cached"] and m2["cached"] and m1["key"] == m2["key"]
+    assert (tmp_path / "testpaper" / "a.csv").read_text() == "value\n{'x': 1}\n"
+    assert run_experiment("testpaper.a", results_root=tmp_path, force=True)["cached"] is False
+
+
+def test_changed_setting_invalidates_exactly_the_affected_experiment(tmp_path, fake_registry):
+    calls, settings, _ = fake_registry
+    run_experiment("testpaper.a", results_root=tmp_path)
+    run_experiment("testpaper.b", results_root=tmp_path)
+    settings["a"]["x"] = 5
+    assert run_experiment("testpaper.a", results_root=tmp_path)["cached"] is False
+    assert run_experiment("testpaper.b", results_root=tmp_path)["cached"] is True
+    assert calls == {"a": 2, "b": 1}
+
+
+def test_interrupted_run_leaves_nothing_half_written_and_resumes(tmp_path, fake_registry):
+    calls, settings, make = fake_registry
+    run_experiment("testpaper.a", results_root=tmp_path)
+    before = (tmp_path / "testpaper" / "a.csv").read_text()
+    settings["a"]["x"] = 9
+    good = vx._EXPERIMENTS["testpaper.a"]
+    vx._EXPERIMENTS["testpaper.a"] = Experiment(good.id, good.paper, good.description, good.module, good.outputs,
+                                                good.settings, make("a", fail=True))
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment("testpaper.a", results_root=tmp_path)
+    assert (tmp_path / "testpaper" / "a.csv").read_text() == before  # the old result is untouched
+    assert not [p for p in (tmp_path / ".cache" / "testpaper.a").iterdir() if p.name.startswith(".tmp")]
+    vx._EXPERIMENTS["testpaper.a"] = good
+    m = run_experiment("testpaper.a", results_root=tmp_path)
+    assert m["cached"] is False and "9" in (tmp_path / "testpaper" / "a.csv").read_text()
+
+
+def test_code_fingerprint_follows_in_project_imports_only():
+    _, mods = code_fingerprint("paper_repro.ewsg.experiments")
+    assert {"verify.samplers", "verify.estimators", "analytic.linear_samplers"} <= set(mods)
+    assert "analytic.laplacian" not in mods and "verify.cli" not in mods
+
+
+def test_changed_sampler_code_changes_exactly_the_dependent_fingerprints(tmp_path, monkeypatch):
+    ewsg_before = code_fingerprint("paper_repro.ewsg.experiments")[0]
+    lap_before = code_fingerprint("analytic.laplacian")[0]
+    real = vx._module_file
+    edited = tmp_path / "samplers.py"
+    edited.write_text(open(real("verify.samplers")).read() + "\n# an edit\n")
+    monkeypatch.setattr(vx, "_module_file", lambda m: str(edited) if m == "verify.samplers" else real(m))
+    assert code_fingerprint("paper_repro.ewsg.experiments")[0] != ewsg_before
+    assert code_fingerprint("analytic.laplacian")[0] == lap_before
+
+
+def test_atomic_csv_write_keeps_the_old_file_on_failure(tmp_path):
+    p = tmp_path / "x.csv"
+    write_csv(p, [{"a": 1}])
+
+    class Boom:
+        def __str__(self):
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        write_csv(p, [{"a": 2}, {"a": Boom()}])
+    assert list(csv.DictReader(open(p))) == [{"a": "1"}]
+    assert [f.name for f in tmp_path.iterdir()] == ["x.csv"]

@@ -1,0 +1,87 @@
+"""CI regression: smoke-scale numbers compared with committed baselines.
+
+Each paper's ``claims`` module may define ``BASELINE_METRICS``: a mapping claim id →
+``f(results_root) -> {name: (value, standard_error)}``. :func:`refresh` runs every experiment at
+the smoke scale and writes ``paper_repro/baselines/<paper>.json``; :func:`check` reruns them and
+reports every number that moved by more than its tolerance
+
+    |now − baseline| > 4 · sqrt(se_baseline² + se_now²) + 1e-9 · |baseline|,
+
+i.e. four combined Monte Carlo standard errors (a false alarm rate of about 6e-5 per number when
+a refactor changes the random streams but not the law), plus round-off. With unchanged code and
+seeds the numbers are reproduced exactly.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import tempfile
+from pathlib import Path
+
+from .claims import load_all
+from .experiments import all_experiments, run_experiment
+from .io import write_json
+
+__all__ = ["BASELINE_DIR", "collect", "refresh", "check", "compare", "Z"]
+
+BASELINE_DIR = Path(__file__).resolve().parent.parent / "paper_repro" / "baselines"
+Z = 4.0
+
+
+def collect(results_root) -> dict:
+    """``{paper: {claim id: {metric: [value, se]}}}`` from the stored results under ``results_root``."""
+    papers = sorted({c.paper for c in load_all().values()})
+    out = {}
+    for paper in papers:
+        mod = importlib.import_module(f"paper_repro.{paper}.claims")
+        metrics = getattr(mod, "BASELINE_METRICS", {})
+        out[paper] = {cid: {k: [float(v), float(se)] for k, (v, se) in fn(Path(results_root)).items()}
+                      for cid, fn in sorted(metrics.items())}
+    return out
+
+
+def _run_smoke(results_root, n_jobs, log):
+    for e in all_experiments():
+        run_experiment(e, "smoke", results_root=results_root, n_jobs=n_jobs, log=log)
+
+
+def refresh(results_root=None, n_jobs=1, log=None) -> Path:
+    """Run every experiment at smoke scale and rewrite the baseline files; returns the directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(results_root or tmp)
+        _run_smoke(root, n_jobs, log)
+        for paper, claims in collect(root).items():
+            write_json(BASELINE_DIR / f"{paper}.json", {"scale": "smoke", "z": Z, "claims": claims})
+    return BASELINE_DIR
+
+
+def compare(baseline: dict, now: dict) -> list[str]:
+    """Readable lines, one per number outside its tolerance (or missing)."""
+    problems = []
+    for paper, claims in baseline.items():
+        for cid, metrics in claims.items():
+            for name, (b, sb) in metrics.items():
+                cur = now.get(paper, {}).get(cid, {}).get(name)
+                if cur is None:
+                    problems.append(f"{cid} [{name}]: baseline {b:.6g}, now missing")
+                    continue
+                v, sv = cur
+                tol = Z * math.hypot(sb, sv) + 1e-9 * abs(b)
+                if not (abs(v - b) <= tol):
+                    problems.append(f"{cid} [{name}]: baseline {b:.6g}, now {v:.6g}, |diff| {abs(v - b):.3g} > "
+                                    f"tolerance {tol:.3g} ({Z:g} combined s.e.)")
+    return problems
+
+
+def check(results_root=None, n_jobs=1, log=None) -> list[str]:
+    """Rerun the smoke experiments and compare with the committed baselines; [] when all agree."""
+    baseline = {}
+    for f in sorted(BASELINE_DIR.glob("*.json")):
+        baseline[f.stem] = json.loads(f.read_text())["claims"]
+    if not baseline:
+        return [f"no baselines under {BASELINE_DIR}; run `sgmcmc-verify baseline --refresh`"]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(results_root or tmp)
+        _run_smoke(root, n_jobs, log)
+        return compare(baseline, collect(root))

@@ -1,0 +1,163 @@
+"""The claims ledger: every paper claim a checked entry with a status and the evidence.
+
+A :class:`Claim` names its source (seed file, theorem/equation/figure/table), states the claim in
+one sentence, says which experiment measures it and what relation is expected, gives the
+tolerance and *why*, and evaluates stored results into a :class:`Verdict`:
+
+``held``          the measurement supports the claim within the stated tolerance;
+``failed``        the measurement contradicts it beyond the tolerance (a finding, not a bug);
+``inconclusive``  the measurement cannot decide (e.g. an interval straddling a boundary).
+
+Papers register their claims in ``paper_repro/<paper>/claims.py`` with :func:`register`;
+:func:`load_all` imports every such module.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+__all__ = ["Claim", "Verdict", "STATUSES", "register", "load_all", "get", "all_claims",
+           "slope_verdict", "interval_verdict", "ordering_verdict"]
+
+STATUSES = ("held", "failed", "inconclusive")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """status : one of :data:`STATUSES`; measured : the numbers (JSON-able); detail : one sentence."""
+
+    status: str
+    measured: Mapping[str, Any]
+    detail: str = ""
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One paper claim.
+
+    Parameters
+    ----------
+    id : str
+        Dotted id, ``<paper>.<where>.<what>``, e.g. ``"ewsg.thm4.3.term1"``.
+    paper : str
+        Short paper id (``ewsg``, ``hsg_hmc``, ``vrsg``, ``ls_sgld``, ``ewsg_iclr``).
+    source : str
+        Seed file and the theorem / equation / figure / table.
+    statement : str
+        The claim in one sentence, as the paper makes it.
+    experiments : tuple of str
+        Ids of the experiments whose stored results the claim reads.
+    expected : str
+        The expected relation (slope in an interval, an inequality, an ordering, a printed number).
+    tolerance : str
+        The tolerance and the reason for it.
+    evaluate : callable ``(results_dir: pathlib.Path) -> Verdict``
+        Reads stored results only.
+    figure : str or None
+        Path (under ``figures/out/``) of the figure that shows the evidence.
+    """
+
+    id: str
+    paper: str
+    source: str
+    statement: str
+    experiments: tuple
+    expected: str
+    tolerance: str
+    evaluate: Callable[[Any], Verdict] = field(repr=False, compare=False)
+    figure: str | None = None
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def register(*claims: Claim) -> None:
+    """Add claims to the ledger; re-registering an id replaces it (module reloads)."""
+    for c in claims:
+        if not c.id.startswith(c.paper + "."):
+            raise ValueError(f"claim id {c.id!r} must start with its paper id {c.paper!r}")
+        _REGISTRY[c.id] = c
+
+
+def load_all() -> dict[str, Claim]:
+    """Import ``paper_repro.<paper>.claims`` for every paper package and return the ledger."""
+    import paper_repro
+
+    for mod in pkgutil.iter_modules(paper_repro.__path__):
+        if mod.ispkg:
+            try:
+                importlib.import_module(f"paper_repro.{mod.name}.claims")
+            except ModuleNotFoundError as e:
+                if e.name != f"paper_repro.{mod.name}.claims":
+                    raise
+    return dict(_REGISTRY)
+
+
+def all_claims() -> list[Claim]:
+    return [load_all()[k] for k in sorted(load_all())]
+
+
+def get(claim_id: str) -> Claim:
+    """The claim with this id; ``KeyError`` with the known ids otherwise."""
+    reg = load_all()
+    if claim_id not in reg:
+        raise KeyError(f"unknown claim id {claim_id!r}; known: {', '.join(sorted(reg))}")
+    return reg[claim_id]
+
+
+# ---- generic verdicts -------------------------------------------------------------------------
+
+def interval_verdict(low: float, high: float, band_low: float, band_high: float) -> str:
+    """``held`` if [low, high] ⊂ band, ``failed`` if disjoint from it, ``inconclusive`` otherwise."""
+    if band_low <= low and high <= band_high:
+        return "held"
+    if high < band_low or low > band_high:
+        return "failed"
+    return "inconclusive"
+
+
+def slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float) -> Verdict:
+    """Verdict for a stored slope fit (``slope``, ``ci_low``, ``ci_high``) against ``expected ± tolerance``."""
+    status = interval_verdict(fit["ci_low"], fit["ci_high"], expected - tolerance, expected + tolerance)
+    m = {"slope": fit["slope"], "ci_low": fit["ci_low"], "ci_high": fit["ci_high"], "level": fit.get("level"),
+         "expected": expected, "tolerance": tolerance}
+    return Verdict(status, m, f"slope {fit['slope']:.3f} [{fit['ci_low']:.3f}, {fit['ci_high']:.3f}] "
+                              f"vs {expected:g} ± {tolerance:g}")
+
+
+def ordering_verdict(values: Mapping[str, float], ses: Mapping[str, float], claimed: list[list[str]], z: float = 3.0) -> Verdict:
+    """Verdict for "every name in ``claimed[i]`` is smaller than every name in ``claimed[i+1]``".
+
+    A pairwise difference counts as resolved when it exceeds ``z`` combined standard errors
+    (``z = 3``: a two-sided false call rate of 0.3 % per pair). ``held`` if every claimed pair is
+    resolved in the claimed direction; ``failed`` if some pair is resolved in the opposite
+    direction; ``inconclusive`` otherwise.
+    """
+    resolved_right, resolved_wrong, unresolved = [], [], []
+    for lo_group, hi_group in zip(claimed[:-1], claimed[1:]):
+        for a in lo_group:
+            for b in hi_group:
+                diff = values[b] - values[a]
+                se = float(np.hypot(ses.get(a, 0.0), ses.get(b, 0.0)))
+                pair = f"{a} < {b}"
+                if diff > z * se:
+                    resolved_right.append(pair)
+                elif diff < -z * se:
+                    resolved_wrong.append(pair)
+                else:
+                    unresolved.append(pair)
+    status = "failed" if resolved_wrong else ("held" if not unresolved else "inconclusive")
+    detail = "; ".join(filter(None, [
+        f"contradicted: {', '.join(resolved_wrong)}" if resolved_wrong else "",
+        f"not resolved at {z:g} s.e.: {', '.join(unresolved)}" if unresolved else "",
+        "all pairs resolved as claimed" if status == "held" else ""]))
+    return Verdict(status, {"values": dict(values), "se": dict(ses), "z": z, "contradicted": resolved_wrong,
+                            "unresolved": unresolved}, detail)

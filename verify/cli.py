@@ -1,0 +1,238 @@
+"""``sgmcmc-verify``: list, run and check experiments and claims; draw figures; build the report.
+
+Examples
+--------
+    sgmcmc-verify list claims
+    sgmcmc-verify run ewsg.fig1a --scale smoke --n-jobs 2
+    sgmcmc-verify run all --scale default --backend loky
+    sgmcmc-verify run all --backend dask --scheduler tcp://10.0.0.5:8786
+    sgmcmc-verify check ewsg.thm4.3.term1 --scale smoke
+    sgmcmc-verify figures
+    sgmcmc-verify report --scale default
+    sgmcmc-verify verify --scale default      # run all + figures + report (what `make verify` does)
+    sgmcmc-verify baseline --check            # smoke-scale regression against paper_repro/baselines/
+    sgmcmc-verify baseline --refresh          # rewrite the baselines on purpose
+
+Errors are one readable line on stderr (exit status 2) unless ``--debug`` is given.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+SCALES = ("smoke", "default", "paper")
+
+
+def _progress_bar(desc):
+    from tqdm.auto import tqdm
+
+    bar = tqdm(desc=desc, unit="realization", leave=False, dynamic_ncols=True, file=sys.stderr)
+    state = {"passes": 0.0}
+
+    def update(n, passes):
+        state["passes"] += n * passes
+        bar.update(n)
+        bar.set_postfix(passes=f"{state['passes']:.3g}")
+
+    return bar, update
+
+
+@contextlib.contextmanager
+def _backend(name, scheduler, n_jobs):
+    """Yield the joblib backend name; for dask, connect (or start a local cluster) for the duration."""
+    if name != "dask":
+        yield name
+        return
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as e:
+        raise RuntimeError("the dask backend needs dask.distributed: pip install 'sgmcmc-verify[dask]'") from e
+    if scheduler:
+        client = Client(scheduler)
+        cluster = None
+    else:
+        cluster = LocalCluster(n_workers=max(1, n_jobs), threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        yield "dask"
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _select_experiments(target):
+    from verify.experiments import all_experiments, get_experiment
+
+    if target == "all":
+        return all_experiments()
+    exps = [e for e in all_experiments() if e.paper == target]
+    return exps or [get_experiment(target)]
+
+
+def _run(exps, a, log):
+    from verify.experiments import run_experiment
+
+    out = []
+    with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
+        for e in exps:
+            bar, upd = _progress_bar(e.id) if not a.no_progress else (None, None)
+            try:
+                out.append(run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
+                                          force=a.force, progress=upd, log=log))
+            finally:
+                if bar is not None:
+                    bar.close()
+    return out
+
+
+def _figures(paper, results, out, log):
+    import figures
+
+    done = []
+    for mod in pkgutil.iter_modules(figures.__path__):
+        if paper and mod.name != paper:
+            continue
+        m = importlib.import_module(f"figures.{mod.name}")
+        if hasattr(m, "draw_all"):
+            res = Path(results) / mod.name
+            if not res.exists():
+                log(f"figures.{mod.name}: no results under {res}; skipped")
+                continue
+            paths = m.draw_all(res, Path(out) / mod.name)
+            log(f"figures.{mod.name}: {len(paths)} files in {Path(out) / mod.name}")
+            done += paths
+    if paper and not done:
+        raise FileNotFoundError(f"no figures drawn for {paper!r}: no module figures/{paper}.py or no results")
+    return done
+
+
+def _claims_for(target):
+    from verify.claims import all_claims, get
+
+    if target in (None, "all"):
+        return all_claims()
+    cs = [c for c in all_claims() if c.paper == target]
+    return cs or [get(target)]
+
+
+def _report(a, log):
+    from verify.experiments import get_experiment
+    from verify.report import evaluate, write_report
+
+    claims = _claims_for(getattr(a, "target", None))
+    needed = sorted({e for c in claims for e in c.experiments})
+    _run([get_experiment(e) for e in needed], a, log)
+    records = evaluate(claims, a.results)
+    meta = write_report(records, a.results, a.out)
+    log(f"report: {meta['counts']} -> {Path(a.out) / 'REPORT.html'}, {Path(a.results) / 'claims.json'}")
+    return records
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="sgmcmc-verify", description="Theory verification for SG-MCMC papers.")
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def common(sp, out=False):
+        sp.add_argument("--scale", default="default", help="smoke | default | paper")
+        sp.add_argument("--n-jobs", type=int, default=1)
+        sp.add_argument("--backend", default=None, help="joblib backend: loky | threading | multiprocessing | dask")
+        sp.add_argument("--scheduler", default=None, help="dask scheduler address (default: a LocalCluster)")
+        sp.add_argument("--results", default="results")
+        sp.add_argument("--force", action="store_true", help="recompute even if a stored result matches")
+        sp.add_argument("--no-progress", action="store_true")
+        if out:
+            sp.add_argument("--out", default="figures/out")
+
+    sp = sub.add_parser("list", help="list claims or experiments")
+    sp.add_argument("what", choices=("claims", "experiments"))
+    sp.add_argument("--paper", default=None)
+    sp = sub.add_parser("run", help="run experiments (an id, a paper id, or 'all')")
+    sp.add_argument("target")
+    common(sp)
+    sp = sub.add_parser("check", help="run what one claim needs and print its verdict")
+    sp.add_argument("target")
+    common(sp, out=True)
+    sp = sub.add_parser("figures", help="draw figures from stored results")
+    sp.add_argument("paper", nargs="?", default=None)
+    sp.add_argument("--results", default="results")
+    sp.add_argument("--out", default="figures/out")
+    sp = sub.add_parser("report", help="evaluate claims (running missing experiments) and write the report")
+    sp.add_argument("target", nargs="?", default="all")
+    common(sp, out=True)
+    sp = sub.add_parser("verify", help="run every experiment, draw every figure, write the report")
+    common(sp, out=True)
+    sp = sub.add_parser("baseline", help="smoke-scale regression against paper_repro/baselines/")
+    g = sp.add_mutually_exclusive_group(required=True)
+    g.add_argument("--check", action="store_true")
+    g.add_argument("--refresh", action="store_true")
+    sp.add_argument("--results", default=None, help="where to run the smoke experiments (default: a temp dir)")
+    sp.add_argument("--n-jobs", type=int, default=1)
+    return p
+
+
+def main(argv=None) -> int:
+    p = build_parser()
+    a = p.parse_args(argv)
+    log = lambda msg: print(msg, file=sys.stderr)
+    try:
+        if hasattr(a, "scale") and a.scale not in SCALES:
+            raise ValueError(f"unknown scale {a.scale!r}; choose one of {', '.join(SCALES)}")
+        if a.cmd == "list":
+            if a.what == "claims":
+                for c in _claims_for(a.paper or "all"):
+                    print(f"{c.id:45s} {c.source}")
+            else:
+                from verify.experiments import all_experiments
+                for e in all_experiments():
+                    if a.paper in (None, e.paper):
+                        print(f"{e.id:20s} {e.description}")
+        elif a.cmd == "run":
+            for m in _run(_select_experiments(a.target), a, log):
+                print(f"{m['id']}: {'reused' if m['cached'] else 'computed'} ({m['key']})")
+        elif a.cmd == "check":
+            rec = _report(a, log)[0]
+            print(f"{rec['id']}: {rec['status']} — {rec['detail']}")
+        elif a.cmd == "figures":
+            _figures(a.paper, a.results, a.out, log)
+        elif a.cmd == "report":
+            recs = _report(a, log)
+            for r in recs:
+                print(f"{r['status']:13s} {r['id']}")
+        elif a.cmd == "verify":
+            _run(_select_experiments("all"), a, log)
+            _figures(None, a.results, a.out, log)
+            a.target = "all"
+            recs = _report(a, log)
+            for r in recs:
+                print(f"{r['status']:13s} {r['id']}")
+        elif a.cmd == "baseline":
+            from verify.baseline import check, refresh
+            if a.refresh:
+                path = refresh(a.results, a.n_jobs, log)
+                print(f"baselines written: {path}")
+            else:
+                problems = check(a.results, a.n_jobs, log)
+                if problems:
+                    print("\n".join(problems), file=sys.stderr)
+                    return 1
+                print("baselines: every number within its tolerance")
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted; finished experiments are stored and will be reused", file=sys.stderr)
+        return 130
+    except Exception as e:  # one readable line unless --debug
+        if a.debug:
+            raise
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"sgmcmc-verify: error: {msg}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Evaluate the ledger against stored results and render the report (JSON, Markdown, HTML).
+
+``results/claims.json``: one record per claim with the verdict, the measured numbers, the settings
+and seed of the experiments it read, package versions and the git commit.
+``figures/out/REPORT.md`` and ``REPORT.html``: a summary table (claim, source, expected, measured,
+status) with each claim linked to the figure that shows it, then the details.
+"""
+from __future__ import annotations
+
+import html
+import json
+import time
+from pathlib import Path
+
+from .claims import STATUSES, Claim, Verdict
+from .experiments import git_commit, package_versions
+from .io import write_json, _atomic
+
+__all__ = ["evaluate", "write_report", "MissingResultsError"]
+
+
+class MissingResultsError(FileNotFoundError):
+    """A claim's experiment has no stored result; run it first (``sgmcmc-verify run``)."""
+
+
+def evaluate(claims: list[Claim], results_root="results") -> list[dict]:
+    """Evaluate each claim from ``results_root``; a claim whose results are missing raises.
+
+    Raises
+    ------
+    MissingResultsError
+        Naming the claim and the experiment(s) to run.
+    """
+    root = Path(results_root)
+    records = []
+    for c in claims:
+        manifests = {}
+        for e in c.experiments:
+            mp = root / c.paper / f"{e}.manifest.json"
+            if not mp.exists():
+                raise MissingResultsError(f"claim {c.id} needs experiment {e}: no stored result under {root}; "
+                                          f"run `sgmcmc-verify run {e}`")
+            manifests[e] = json.loads(mp.read_text())
+        v: Verdict = c.evaluate(root)
+        records.append({
+            "id": c.id, "paper": c.paper, "source": c.source, "statement": c.statement, "expected": c.expected,
+            "tolerance": c.tolerance, "status": v.status, "measured": v.measured, "detail": v.detail,
+            "figure": c.figure, "experiments": list(c.experiments),
+            "settings": {e: m["settings"] for e, m in manifests.items()},
+            "scale": sorted({m["scale"] for m in manifests.values()}),
+            "seed": {e: m["settings"].get("seed") for e, m in manifests.items()},
+            "result_keys": {e: m["key"] for e, m in manifests.items()},
+            "result_git": {e: m.get("git") for e, m in manifests.items()},
+        })
+    return records
+
+
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;width:100%}
+td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;font-size:13px}th{background:#eee}
+.held{background:#d8f3d8}.failed{background:#f8d4d4}.inconclusive{background:#fff1c2}code{font-size:12px}"""
+
+
+def write_report(records: list[dict], results_root="results", out_dir="figures/out") -> dict:
+    """Write ``claims.json`` (under ``results_root``) and ``REPORT.md`` / ``REPORT.html`` (under ``out_dir``)."""
+    counts = {s: sum(r["status"] == s for r in records) for s in STATUSES}
+    meta = {"generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "git": git_commit(), "versions": package_versions(),
+            "counts": counts}
+    write_json(Path(results_root) / "claims.json", {"meta": meta, "claims": records})
+    out = Path(out_dir)
+    md = [f"# Claims report", "",
+          f"{len(records)} claims: **{counts['held']} held**, **{counts['failed']} failed**, "
+          f"**{counts['inconclusive']} inconclusive**. Commit `{meta['git']['commit']}`"
+          f"{' (dirty)' if meta['git']['dirty'] else ''}; scale(s) {sorted({s for r in records for s in r['scale']})}.",
+          "", "A failed claim is a finding: our measurement does not support the paper's statement at the stated "
+          "tolerance. Details and evidence below the table.", "",
+          "| claim | source | expected | measured | status |", "|---|---|---|---|---|"]
+    for r in records:
+        fig = f"[{r['id']}]({r['figure']})" if r["figure"] else r["id"]
+        md.append(f"| {fig} | {r['source']} | {r['expected']} | {r['detail']} | **{r['status']}** |")
+    md += ["", "## Details", ""]
+    for r in records:
+        md += [f"### {r['id']} — {r['status']}", "", f"*{r['statement']}*", "",
+               f"- source: {r['source']}", f"- expected: {r['expected']}", f"- tolerance: {r['tolerance']}",
+               f"- measured: {r['detail']}", f"- experiments: {', '.join(r['experiments'])} (scale {', '.join(r['scale'])}, "
+               f"seed {', '.join(str(s) for s in r['seed'].values())})", ""]
+    _atomic(out / "REPORT.md", lambda fh: fh.write("\n".join(md) + "\n"))
+
+    rows = []
+    for r in records:
+        link = f'<a href="{html.escape(r["figure"])}">{html.escape(r["id"])}</a>' if r["figure"] else html.escape(r["id"])
+        rows.append(f'<tr class="{r["status"]}"><td>{link}</td><td>{html.escape(r["source"])}</td>'
+                    f'<td>{html.escape(r["statement"])}</td><td>{html.escape(r["expected"])}</td>'
+                    f'<td>{html.escape(r["detail"])}</td><td><b>{r["status"]}</b></td>'
+                    f'<td>{html.escape(r["tolerance"])}</td></tr>')
+    doc = (f"<!doctype html><html><head><meta charset='utf-8'><title>Claims report</title><style>{_CSS}</style></head>"
+           f"<body><h1>Claims report</h1><p>{len(records)} claims: <b>{counts['held']} held</b>, "
+           f"<b>{counts['failed']} failed</b>, <b>{counts['inconclusive']} inconclusive</b>. Commit "
+           f"<code>{meta['git']['commit']}</code>{' (dirty)' if meta['git']['dirty'] else ''}. A failed claim is a finding: "
+           f"the measurement does not support the paper's statement at the stated tolerance.</p>"
+           "<table><tr><th>claim</th><th>source</th><th>statement</th><th>expected</th><th>measured</th><th>status</th>"
+           f"<th>tolerance and why</th></tr>{''.join(rows)}</table></body></html>")
+    _atomic(out / "REPORT.html", lambda fh: fh.write(doc))
+    return meta
