@@ -9,4 +9,5 @@ runner      realizations in blocks, seeded from one SeedSequence, parallel with 
 metrics     KL, W2, MSE of time averages
 rates       log-log slope fits with bootstrap intervals, the joint fit of Theorem 4.3's bound
 """
-__all__ = ["errors", "targets", "estimators", "samplers", "runner", "metrics", "rates", "io"]
+__all__ = ["errors", "targets", "estimators", "samplers", "exponential", "mcmc", "runner", "metrics", "rates", "io",
+           "claims", "experiments", "report", "baseline", "cli"]

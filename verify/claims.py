@@ -13,8 +13,6 @@ Papers register their claims in ``paper_repro/<paper>/claims.py`` with :func:`re
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -89,15 +87,9 @@ def register(*claims: Claim) -> None:
 
 def load_all() -> dict[str, Claim]:
     """Import ``paper_repro.<paper>.claims`` for every paper package and return the ledger."""
-    import paper_repro
+    from .experiments import import_paper_modules
 
-    for mod in pkgutil.iter_modules(paper_repro.__path__):
-        if mod.ispkg:
-            try:
-                importlib.import_module(f"paper_repro.{mod.name}.claims")
-            except ModuleNotFoundError as e:
-                if e.name != f"paper_repro.{mod.name}.claims":
-                    raise
+    import_paper_modules("claims")
     return dict(_REGISTRY)
 
 

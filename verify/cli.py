@@ -125,8 +125,9 @@ def _report(a, log):
     from verify.report import evaluate, write_report
 
     claims = _claims_for(getattr(a, "target", None))
-    needed = sorted({e for c in claims for e in c.experiments})
-    _run([get_experiment(e) for e in needed], a, log)
+    if not getattr(a, "no_run", False):
+        needed = sorted({e for c in claims for e in c.experiments})
+        _run([get_experiment(e) for e in needed], a, log)
     records = evaluate(claims, a.results)
     meta = write_report(records, a.results, a.out)
     log(f"report: {meta['counts']} -> {Path(a.out) / 'REPORT.html'}, {Path(a.results) / 'claims.json'}")
@@ -164,6 +165,8 @@ def build_parser():
     sp.add_argument("--out", default="figures/out")
     sp = sub.add_parser("report", help="evaluate claims (running missing experiments) and write the report")
     sp.add_argument("target", nargs="?", default="all")
+    sp.add_argument("--no-run", action="store_true",
+                    help="evaluate the results stored under --results as they are (no experiment is run)")
     common(sp, out=True)
     sp = sub.add_parser("verify", help="run every experiment, draw every figure, write the report")
     common(sp, out=True)

@@ -73,8 +73,8 @@ def register_experiment(*exps: Experiment) -> None:
         _EXPERIMENTS[e.id] = e
 
 
-def load_all_experiments() -> dict[str, Experiment]:
-    """Import ``paper_repro.<paper>.registry`` for every paper package; return the registry."""
+def import_paper_modules(submodule: str) -> None:
+    """Import ``paper_repro.<paper>.<submodule>`` for every paper package that has one."""
     import pkgutil
 
     import paper_repro
@@ -82,10 +82,15 @@ def load_all_experiments() -> dict[str, Experiment]:
     for mod in pkgutil.iter_modules(paper_repro.__path__):
         if mod.ispkg:
             try:
-                importlib.import_module(f"paper_repro.{mod.name}.registry")
+                importlib.import_module(f"paper_repro.{mod.name}.{submodule}")
             except ModuleNotFoundError as e:
-                if e.name != f"paper_repro.{mod.name}.registry":
+                if e.name != f"paper_repro.{mod.name}.{submodule}":
                     raise
+
+
+def load_all_experiments() -> dict[str, Experiment]:
+    """Import ``paper_repro.<paper>.registry`` for every paper package; return the registry."""
+    import_paper_modules("registry")
     return dict(_EXPERIMENTS)
 
 

@@ -30,9 +30,9 @@ import numpy as np
 
 from analytic.ou_integrator import OUCoefficients, ou_noise_cholesky, ou_step_coefficients
 
-from .errors import check_finite_array, check_positive, check_state_finite
+from .errors import check_positive, check_state_finite
 from .estimators import StepContext, UniformMinibatch
-from .samplers import StepInfo, UnderdampedState, _check_beta, _init_position
+from .samplers import StepInfo, UnderdampedState, _check_beta, init_underdamped
 
 __all__ = ["ExponentialIntegrator", "friction_for_decay", "sg_ul_mcmc", "REMARK2_DECAY"]
 
@@ -167,15 +167,7 @@ class ExponentialIntegrator:
 
     def init(self, position, momentum=None) -> UnderdampedState:
         """Start at ``position`` (chains, d) with ``momentum`` (the velocity v; zeros if None)."""
-        pos = _init_position(self.target, position)
-        if momentum is None:
-            mom = np.zeros_like(pos)
-        else:
-            mom = check_finite_array("momentum", momentum)
-            if mom.shape != pos.shape:
-                raise ValueError(f"momentum must have the shape of position {pos.shape}, got {mom.shape}")
-            mom = mom.copy()
-        return UnderdampedState(pos, mom, self.estimator.init(self.target, pos), 0)
+        return init_underdamped(self.target, self.estimator, position, momentum)
 
     def step(self, state: UnderdampedState, rng: np.random.Generator):
         """One step of (4)–(6); returns ``(UnderdampedState, StepInfo)``.
@@ -185,6 +177,10 @@ class ExponentialIntegrator:
         verify.errors.DivergenceError
             If some chain's position or velocity is non-finite after the step.
         """
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow on the way out ends in DivergenceError
+            return self._step(state, rng)
+
+    def _step(self, state, rng):
         c, L = self.coefficients, self.noise_cholesky
         ctx = StepContext(state.momentum, self.step_size, self.friction, self.noise_scale)
         est = self.estimator(state.estimator_state, rng, self.target, state.position, ctx)

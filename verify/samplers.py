@@ -42,7 +42,7 @@ from .estimators import (EWSGIndexChain, FullGradient, StepContext, SVRGControlV
 __all__ = [
     "StepInfo", "OverdampedState", "PSGLDState", "UnderdampedState",
     "OverdampedEM", "PSGLD", "UnderdampedEM",
-    "sgld", "psgld", "sghmc", "ewsg", "fg", "svrg_ld",
+    "sgld", "psgld", "sghmc", "ewsg", "fg", "svrg_ld", "init_underdamped",
 ]
 
 
@@ -77,6 +77,19 @@ def _check_beta(beta):
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.floating)) or not (beta > 0):
         raise ValueError(f"inverse_temperature must be > 0 (np.inf for zero temperature), got {beta!r}")
     return float(beta)
+
+
+def init_underdamped(target, estimator, position, momentum=None) -> UnderdampedState:
+    """Validated initial :class:`UnderdampedState` (momentum 0 when ``None``) for any underdamped integrator."""
+    pos = _init_position(target, position)
+    if momentum is None:
+        mom = np.zeros_like(pos)
+    else:
+        mom = check_finite_array("momentum", momentum)
+        if mom.shape != pos.shape:
+            raise ValueError(f"momentum must have the shape of position {pos.shape}, got {mom.shape}")
+        mom = mom.copy()
+    return UnderdampedState(pos, mom, estimator.init(target, pos), 0)
 
 
 def _init_position(target, position):
@@ -254,15 +267,7 @@ class UnderdampedEM:
                 "noise_scale": self.noise_scale, **self.estimator.settings()}
 
     def init(self, position, momentum=None) -> UnderdampedState:
-        pos = _init_position(self.target, position)
-        if momentum is None:
-            mom = np.zeros_like(pos)
-        else:
-            mom = check_finite_array("momentum", momentum)
-            if mom.shape != pos.shape:
-                raise ValueError(f"momentum must have the shape of position {pos.shape}, got {mom.shape}")
-            mom = mom.copy()
-        return UnderdampedState(pos, mom, self.estimator.init(self.target, pos), 0)
+        return init_underdamped(self.target, self.estimator, position, momentum)
 
     def step(self, state: UnderdampedState, rng: np.random.Generator):
         with np.errstate(over="ignore", invalid="ignore"):
