@@ -1,0 +1,59 @@
+"""verify.datasets and the logistic-regression target."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from verify.datasets import load_builtin, load_libsvm, standardize, train_test_split
+from verify.logistic import LogisticRegressionTarget
+
+FIXTURE = Path(__file__).parent / "data" / "a3a_fixture.libsvm"
+
+
+def test_libsvm_fixture_loads_with_binary_labels():
+    ds = load_libsvm(FIXTURE, n_features=123)
+    assert ds.X.shape == (12, 123) and set(np.unique(ds.y)) <= {0.0, 1.0}
+    assert np.all(ds.X.sum(axis=1) == 5)  # five active binary features per row, as written
+    first = FIXTURE.read_text().splitlines()[0].split()
+    assert ds.y[0] == (1.0 if first[0] == "+1" else 0.0)
+    assert all(ds.X[0, int(t.split(":")[0]) - 1] == 1.0 for t in first[1:])
+
+
+def test_missing_path_is_a_clear_value_error(tmp_path):
+    with pytest.raises(ValueError, match="does not exist"):
+        load_libsvm(tmp_path / "a9a")
+
+
+@pytest.mark.parametrize("name,shape", [("pima", (532, 7)), ("breast_cancer", (569, 30))])
+def test_builtin_data_sets_ship_offline(name, shape):
+    ds = load_builtin(name)
+    assert ds.X.shape == shape and set(np.unique(ds.y)) == {0.0, 1.0}
+
+
+def test_standardize_uses_training_statistics():
+    tr, te = train_test_split(load_builtin("pima"), 0.25, seed=0)
+    a, b = standardize(tr, te)
+    np.testing.assert_allclose(a.X[:, :-1].mean(0), 0, atol=1e-12)
+    np.testing.assert_allclose(a.X[:, :-1].std(0), 1, atol=1e-12)
+    assert np.all(a.X[:, -1] == 1) and b.X.shape[1] == a.X.shape[1]
+
+
+def test_logistic_gradients_agree_with_finite_differences_and_sum():
+    ds = standardize(load_builtin("pima"))[0]
+    t = LogisticRegressionTarget(ds.X, ds.y, prior_precision=0.5)
+    rng = np.random.default_rng(1)
+    th = rng.standard_normal((3, t.dim)) * 0.3
+    idx = np.broadcast_to(np.arange(t.n), (3, t.n))
+    np.testing.assert_allclose(t.data_gradients(th, idx).sum(1) + t.prior_gradient(th), t.full_gradient(th), rtol=1e-10)
+    eps = 1e-6
+    e = np.zeros(t.dim)
+    e[2] = eps
+    fd = (t.potential(th + e) - t.potential(th - e)) / (2 * eps)
+    np.testing.assert_allclose(fd, t.full_gradient(th)[:, 2], rtol=1e-6)
+
+
+def test_logistic_bad_input():
+    with pytest.raises(ValueError, match="y must contain labels"):
+        LogisticRegressionTarget(np.zeros((2, 2)), np.array([0.0, 2.0]))
+    with pytest.raises(ValueError, match="prior_precision"):
+        LogisticRegressionTarget(np.zeros((2, 2)), np.array([0.0, 1.0]), prior_precision=0.0)
