@@ -22,7 +22,7 @@ def test_same_seed_same_numbers_for_any_n_jobs_and_backend(method):
     fn = functools.partial(_block, method=method)
     ref = run_realizations(fn, 250, seed=7, block_size=100, n_jobs=1)
     assert ref["position"].shape == (250, 3, 2)
-    for n_jobs, backend in ((2, "loky"), (2, "threading")):
+    for n_jobs, backend in ((2, None), (2, "loky"), (2, "threading")):
         other = run_realizations(fn, 250, seed=7, block_size=100, n_jobs=n_jobs, backend=backend)
         np.testing.assert_array_equal(other["position"], ref["position"])
     different = run_realizations(fn, 250, seed=8, block_size=100, n_jobs=1)

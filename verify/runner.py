@@ -171,7 +171,7 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
         collect(_run_block(block_fn, s, c) for s, c in zip(sizes, children))
     else:
         # parallel_config (not Parallel(backend=...)) is what registers external backends such as dask
-        with parallel_config(backend=backend, n_jobs=n_jobs):
+        with parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
             collect(Parallel(return_as="generator")(delayed(_run_block)(block_fn, s, c) for s, c in zip(sizes, children)))
     shared = {"passes", "steps"}
     out: dict = {}
