@@ -16,6 +16,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from matplotlib.ticker import NullFormatter  # noqa: E402
+
+from verify.claims import format_ci  # noqa: E402
 from verify.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
@@ -23,6 +26,9 @@ __all__ = ["draw_all"]
 
 def _save(fig, out: Path, name: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
+    for ax in fig.axes:
+        if ax.get_xscale() == "log":
+            ax.xaxis.set_minor_formatter(NullFormatter())
     paths = []
     for ext in ("png", "pdf"):
         p = out / f"{name}.{ext}"
@@ -33,7 +39,7 @@ def _save(fig, out: Path, name: str) -> list[Path]:
 
 
 def _fmt_fit(fit: dict) -> str:
-    return f"slope {fit['slope']:.2f} [{fit['ci_low']:.2f}, {fit['ci_high']:.2f}] ({fit['status']})"
+    return f"slope {fit['slope']:.2f} {format_ci(fit)} ({fit['status']})"
 
 
 def _kl_panel(rows, title, out, name):

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_offset(k: int, xml: Path) -> dict[str, bool]:
+def run_offset(k: int, xml: Path, paths) -> dict[str, bool]:
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "statistical or negative_control",
-           f"--seed-offset={k}", f"--junitxml={xml}", "tests"]
+           f"--seed-offset={k}", f"--junitxml={xml}", *paths]
     subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     out = {}
     for case in ET.parse(xml).getroot().iter("testcase"):
@@ -41,6 +41,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--seeds", type=int, default=20)
     p.add_argument("--out", default=str(ROOT / "docs" / "calibration.md"))
+    p.add_argument("paths", nargs="*", default=["tests"], help="test files or directories (default: tests)")
     a = p.parse_args(argv)
     if a.seeds < 20:
         p.error("--seeds must be >= 20")
@@ -49,7 +50,7 @@ def main(argv=None) -> int:
     t0 = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(1, a.seeds + 1):
-            res = run_offset(k, Path(tmp) / f"r{k}.xml")
+            res = run_offset(k, Path(tmp) / f"r{k}.xml", a.paths)
             for name, ok in res.items():
                 total[name] += 1
                 passed[name] += ok

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 __all__ = ["Claim", "Verdict", "STATUSES", "register", "load_all", "get", "all_claims",
-           "slope_verdict", "interval_verdict", "ordering_verdict"]
+           "slope_verdict", "interval_verdict", "ordering_verdict", "format_ci"]
 
 STATUSES = ("held", "failed", "inconclusive")
 
@@ -121,8 +121,19 @@ def slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float) -> 
     status = interval_verdict(fit["ci_low"], fit["ci_high"], expected - tolerance, expected + tolerance)
     m = {"slope": fit["slope"], "ci_low": fit["ci_low"], "ci_high": fit["ci_high"], "level": fit.get("level"),
          "expected": expected, "tolerance": tolerance}
-    return Verdict(status, m, f"slope {fit['slope']:.3f} [{fit['ci_low']:.3f}, {fit['ci_high']:.3f}] "
-                              f"vs {expected:g} ± {tolerance:g}")
+    return Verdict(status, m, f"slope {fit['slope']:.3f} {format_ci(fit)} vs {expected:g} ± {tolerance:g}")
+
+
+def format_ci(fit: Mapping[str, Any]) -> str:
+    """``[low, high]``, with an end shown as unbounded when the bootstrap could not bound it
+    (``ci_unbounded``: too many replicates with a non-positive mean; see :class:`verify.rates.SlopeFit`)."""
+    lo, hi = f"{fit['ci_low']:.3f}", f"{fit['ci_high']:.3f}"
+    if fit.get("ci_unbounded"):
+        if fit["ci_high"] - fit["slope"] > fit["slope"] - fit["ci_low"]:
+            hi = "unbounded"
+        else:
+            lo = "unbounded"
+    return f"[{lo}, {hi}]"
 
 
 def ordering_verdict(values: Mapping[str, float], ses: Mapping[str, float], claimed: list[list[str]], z: float = 3.0) -> Verdict:

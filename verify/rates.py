@@ -22,7 +22,10 @@ __all__ = ["SlopeFit", "fit_slope", "BoundFit", "fit_bound", "slope_status"]
 class SlopeFit(NamedTuple):
     """slope, intercept of ``log y = intercept + slope · log x`` (natural logs) on the means;
     ci : (low, high) percentile bootstrap interval at ``level`` over realizations;
-    boot : the bootstrap slopes; x, y : the points fitted."""
+    boot : the bootstrap slopes; x, y : the points fitted;
+    n_nonpositive : bootstrap replicates in which some mean was <= 0 (their log-slope is undefined;
+    they are kept with the mean clipped to the smallest float, so they sit in the tails — when more
+    than ``(1 − level)/2`` of them occur, the corresponding end of the interval is unbounded)."""
 
     slope: float
     intercept: float
@@ -31,10 +34,16 @@ class SlopeFit(NamedTuple):
     boot: np.ndarray
     x: np.ndarray
     y: np.ndarray
+    n_nonpositive: int = 0
+
+    @property
+    def ci_unbounded(self) -> bool:
+        return self.n_nonpositive > (1 - self.level) / 2 * self.boot.size
 
     def as_dict(self) -> dict:
         return {"slope": self.slope, "intercept": self.intercept, "ci_low": self.ci[0], "ci_high": self.ci[1],
-                "level": self.level, "n_boot": int(self.boot.size), "x": self.x.tolist(), "y": self.y.tolist()}
+                "level": self.level, "n_boot": int(self.boot.size), "n_boot_nonpositive": int(self.n_nonpositive),
+                "ci_unbounded": bool(self.ci_unbounded), "x": self.x.tolist(), "y": self.y.tolist()}
 
 
 def _ols_slope(lx, ly):
@@ -112,10 +121,11 @@ def fit_slope(x, samples, *, paired: bool | None = None, n_boot: int = 1000, lev
     lx = np.log(xs)
     slope, icpt = _ols_slope(lx, np.log(y))
     bm = _boot_means(cols, paired, n_boot, rng)
+    nonpos = int(np.sum(np.any(bm <= 0, axis=1)))
     bslopes, _ = _ols_slope(lx[None, :], np.log(np.clip(bm, np.finfo(float).tiny, None)))
     a = (1 - level) / 2
     ci = (float(np.quantile(bslopes, a)), float(np.quantile(bslopes, 1 - a)))
-    return SlopeFit(float(slope), float(icpt), ci, level, bslopes, xs, y)
+    return SlopeFit(float(slope), float(icpt), ci, level, bslopes, xs, y, nonpos)
 
 
 def slope_status(fit: SlopeFit, expected: float, tolerance: float) -> str:
