@@ -19,6 +19,8 @@ def test_list_claims_and_experiments(capsys):
     (["check", "ewsg.no_such_claim"], "unknown claim id 'ewsg.no_such_claim'"),
     (["run", "nope.fig9"], "unknown experiment 'nope.fig9'"),
     (["run", "ewsg.fig1a", "--scale", "huge"], "unknown scale 'huge'"),
+    (["--data", "a3a=/no/such/file", "list", "claims"], "data set path '/no/such/file' for 'a3a' does not exist"),
+    (["--data", "a3a", "list", "claims"], "--data expects NAME=PATH"),
 ])
 def test_errors_are_one_readable_line(capsys, argv, needle):
     assert main(argv) == 2

@@ -4,7 +4,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verify.datasets import load_builtin, load_libsvm, standardize, train_test_split
+from verify.datasets import data_identity, load, load_builtin, load_libsvm, set_data_path, standardize, train_test_split
 from verify.logistic import LogisticRegressionTarget
 
 FIXTURE = Path(__file__).parent / "data" / "a3a_fixture.libsvm"
@@ -57,3 +57,17 @@ def test_logistic_bad_input():
         LogisticRegressionTarget(np.zeros((2, 2)), np.array([0.0, 2.0]))
     with pytest.raises(ValueError, match="prior_precision"):
         LogisticRegressionTarget(np.zeros((2, 2)), np.array([0.0, 1.0]), prior_precision=0.0)
+
+
+def test_named_data_set_resolves_user_path_then_builtin(monkeypatch):
+    monkeypatch.delenv("SGMCMC_DATA_A3A", raising=False)
+    with pytest.raises(ValueError, match="--data a3a="):
+        load("a3a")
+    set_data_path("a3a", FIXTURE)
+    try:
+        assert load("a3a", n_features=123).X.shape == (12, 123)
+        ident = data_identity("a3a")
+        assert ident["bytes"] == FIXTURE.stat().st_size and len(ident["sha256"]) == 64
+    finally:
+        monkeypatch.delenv("SGMCMC_DATA_A3A", raising=False)
+    assert load("pima").name == "pima" and data_identity("pima") == {"name": "pima", "builtin": True}

@@ -137,6 +137,8 @@ def _report(a, log):
 def build_parser():
     p = argparse.ArgumentParser(prog="sgmcmc-verify", description="Theory verification for SG-MCMC papers.")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
+    p.add_argument("--data", action="append", default=[], metavar="NAME=PATH",
+                   help="a LIBSVM file for data set NAME (e.g. a3a=~/data/a3a); repeatable")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def common(sp, out=False):
@@ -186,6 +188,12 @@ def main(argv=None) -> int:
     try:
         if hasattr(a, "scale") and a.scale not in SCALES:
             raise ValueError(f"unknown scale {a.scale!r}; choose one of {', '.join(SCALES)}")
+        for spec in a.data:
+            from verify.datasets import set_data_path
+            name, sep, path = spec.partition("=")
+            if not sep or not name or not path:
+                raise ValueError(f"--data expects NAME=PATH, got {spec!r}")
+            set_data_path(name, path)
         if a.cmd == "list":
             if a.what == "claims":
                 for c in _claims_for(a.paper or "all"):

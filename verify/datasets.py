@@ -21,7 +21,58 @@ import numpy as np
 
 from .errors import check_finite_array
 
-__all__ = ["Dataset", "load_libsvm", "load_builtin", "standardize", "train_test_split", "BUILTIN"]
+__all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "standardize",
+           "train_test_split", "BUILTIN"]
+
+#: environment variable prefix for user-given LIBSVM paths: SGMCMC_DATA_A3A=/path/to/a3a
+ENV_PREFIX = "SGMCMC_DATA_"
+
+
+def _env_key(name: str) -> str:
+    return ENV_PREFIX + name.upper().replace("-", "_").replace(".", "_")
+
+
+def set_data_path(name: str, path) -> None:
+    """Register a user-given LIBSVM file for data set ``name`` (``sgmcmc-verify --data name=path``).
+
+    Raises
+    ------
+    ValueError
+        If the path does not exist or is not a file.
+    """
+    p = Path(os.fspath(path)).expanduser()
+    if not p.is_file():
+        raise ValueError(f"data set path {str(p)!r} for {name!r} does not exist or is not a file")
+    os.environ[_env_key(name)] = str(p.resolve())
+
+
+def load(name: str, n_features: int | None = None) -> Dataset:
+    """A data set by name: a user-given LIBSVM path if one was registered, else a built-in one.
+
+    Raises
+    ------
+    ValueError
+        Neither a registered path nor a built-in data set of that name (the message says how to
+        pass a path).
+    """
+    path = os.environ.get(_env_key(name))
+    if path:
+        return load_libsvm(path, n_features=n_features, name=name)
+    if name in BUILTIN:
+        return load_builtin(name)
+    raise ValueError(f"data set {name!r} is not built in ({', '.join(BUILTIN)}); pass its LIBSVM file with "
+                     f"`sgmcmc-verify --data {name}=/path/to/{name} ...` or set {_env_key(name)}")
+
+
+def data_identity(name: str) -> dict:
+    """What identifies the data behind ``name``, for cache keys: the file's path, size and SHA-256 for a
+    user path, the package source for a built-in one."""
+    path = os.environ.get(_env_key(name))
+    if path:
+        import hashlib
+        data = Path(path).read_bytes()
+        return {"name": name, "path": path, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    return {"name": name, "builtin": True}
 
 BUILTIN = ("pima", "breast_cancer")
 

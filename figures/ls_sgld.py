@@ -1,0 +1,225 @@
+"""LS-SGLD (seed ``004_8438bd4b543e0fc4.txt``) figures, drawn from ``results/ls_sgld/`` only.
+
+``python -m figures.ls_sgld [--results results/ls_sgld] [--out figures/out/ls_sgld]`` writes
+``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig4`` (PNG + PDF) for whichever result
+files exist.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from verify.io import read_csv, read_json  # noqa: E402
+
+__all__ = ["draw_all"]
+
+_COL = dict(zip(("SGLD", "pSGLD", "LS-SGLD", "LS-pSGLD"), sns.color_palette("colorblind", 4)))
+
+
+def _save(fig, out: Path, name: str) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in ("png", "pdf"):
+        p = out / f"{name}.{ext}"
+        fig.savefig(p, dpi=150, bbox_inches="tight")
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def _pos(y):
+    """Values for a log axis: non-positive entries (exact zeros) become NaN (not drawn)."""
+    y = np.asarray(y, dtype=float)
+    return np.where(y > 0, y, np.nan)
+
+
+def _table1(res, out):
+    rows = read_csv(res / "table1.csv")
+    sig = sorted({r["sigma"] for r in rows})
+    fig, (ax, axt) = plt.subplots(1, 2, figsize=(10, 3.6), gridspec_kw={"width_ratios": [1, 1.3]})
+    r1 = {r["sigma"]: r for r in rows if int(r["d"]) == 1000}
+    ax.plot(sig, [r1[s]["paper_value"] for s in sig], "ks", label="Table 1 (printed, all d)")
+    ax.plot(sig, [r1[s]["gamma2"] for s in sig], "o-", label=r"$\gamma_2=d^{-1}\sum\lambda_j^{-1}$ (Thm 3.3)")
+    ax.plot(sig, [r1[s]["mean_inv_lambda_sq"] for s in sig], "x--", label=r"$d^{-1}\sum\lambda_j^{-2}$")
+    ax.set_xlabel(r"$\sigma$")
+    ax.set_ylabel("value (d = 1000; identical for 1e4, 1e5)")
+    ax.legend(fontsize=7, frameon=False)
+    ax.set_title("Table 1 is not $\\gamma_2$", fontsize=10)
+    axt.axis("off")
+    cells = [[f"{int(r['d'])}", f"{int(r['sigma'])}", f"{r['paper_value']:.3f}", f"{r['gamma2']:.3f}",
+              f"{r['mean_inv_lambda_sq']:.3f}", r["table_matches"]] for r in rows]
+    tab = axt.table(cellText=cells, colLabels=["d", "σ", "printed", "γ₂", "d⁻¹Σλ⁻²", "matches"], loc="center",
+                    cellLoc="center")
+    tab.auto_set_font_size(False)
+    tab.set_fontsize(6)
+    tab.scale(1, 0.9)
+    return _save(fig, out, "table1")
+
+
+def _thm33(res, out):
+    rows = read_csv(res / "thm33.csv")
+    summ = read_json(res / "thm33.json")["pairs"]
+    # the pair with a crossover and the smallest step, else the first
+    pick = next((p for p in summ if p["crossover_K"]), summ[0])
+    other = next((p for p in summ if not p["total_ls_worse_early"]), None)
+    panels = [pick] + ([other] if other else [])
+    fig, axes = plt.subplots(1, len(panels) + 1, figsize=(4.6 * (len(panels) + 1), 3.6))
+    for ax, p in zip(axes, panels):
+        for name, col in (("SGLD", _COL["SGLD"]), ("LS-SGLD", _COL["LS-SGLD"])):
+            rr = [r for r in rows if r["method"] == name and r["pair_sigma"] == p["sigma"]
+                  and r["step_size"] == p["step_size"] and r["K"] > 0]
+            k = np.array([r["K"] for r in rr])
+            ax.plot(k, _pos([r["total"] for r in rr]), color=col, lw=2, label=f"{name}: total")
+            ax.plot(k, _pos([r["discretization"] for r in rr]), color=col, ls="--", label=f"{name}: discretization")
+            ax.plot(k, _pos([r["ergodicity"] for r in rr]), color=col, ls=":", label=f"{name}: ergodicity")
+        for kc in p["crossover_K"]:
+            ax.axvline(kc, color="0.5", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=1e-3)
+        ax.set_xlabel("K (steps)")
+        ax.set_ylabel("W2 (exact)")
+        ax.set_title(f"σ={p['sigma']}, η={p['step_size']:g}", fontsize=10)
+        ax.legend(fontsize=6, frameon=False)
+    g = read_csv(res / "thm33_gamma.csv")
+    ax = axes[-1]
+    hmin = min(r["step_size"] for r in g)
+    gg = [r for r in g if r["step_size"] == hmin]
+    for d in sorted({r["d"] for r in gg}):
+        rr = sorted((r for r in gg if r["d"] == d), key=lambda r: r["sigma"])
+        s = [r["sigma"] for r in rr]
+        ax.plot(s, [r["ratio"] for r in rr], "o", label=f"exact ratio, d={int(d)}")
+        ax.plot(s, [r["sqrt_gamma2"] for r in rr], "^-", lw=0.8, label=f"√γ₂, d={int(d)}")
+        ax.plot(s, [r["sqrt_mean_inv_lambda_sq"] for r in rr], "+--", ms=9, lw=0.8, label=f"√(d⁻¹Σλ⁻²), d={int(d)}")
+    ax.set_xlabel("σ")
+    ax.set_ylabel("stationary W2 bias, LS-GLD / GLD")
+    ax.set_title(f"integrator bias ratio at η={hmin:g}", fontsize=10)
+    ax.legend(fontsize=6, frameon=False)
+    return _save(fig, out, "thm33")
+
+
+def _prop21(res, out):
+    j = read_json(res / "prop21.json")
+    fig, ax = plt.subplots(figsize=(4.8, 3.6))
+    for s in j["small_step"]:
+        ax.plot(s["step_sizes"], s["w2_paper_noise"], "o-", label=f"noise A^(-1/2) (paper), σ={s['sigma']}")
+        ax.plot(s["step_sizes"], s["w2_noise_A_inverse"], "x--", label=f"noise A^(-1) (control), σ={s['sigma']}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("step size η")
+    ax.set_ylabel("W2(invariant law of EM, π), exact")
+    ax.set_title(f"Prop. 2.1: FP residual = {j['residual_paper']} (sympy)", fontsize=9)
+    ax.legend(fontsize=6, frameon=False)
+    return _save(fig, out, "prop21")
+
+
+def _table3(res, out):
+    rows = read_csv(res / "table3.csv")
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.6))
+    for b in sorted({int(r["batch_size"]) for r in rows}):
+        rr = sorted((r for r in rows if int(r["batch_size"]) == b), key=lambda r: r["sigma"])
+        s = [r["sigma"] for r in rr]
+        l, = axes[0].plot(s, [r["max_variance_exact_mean_scale"] for r in rr], "o-", label=f"b={b} exact")
+        axes[0].plot(s, [r["max_variance_mc_mean_scale"] for r in rr], "x:", color=l.get_color(), label=f"b={b} MC")
+        axes[1].plot(s, [r["paper_value"] for r in rr], "s-", label=f"b={b} printed (a3a)")
+    for ax, t in zip(axes, (f"measured on {rows[0]['dataset']} (minibatch-mean scale)", "Table 3 as printed (a3a)")):
+        ax.set_yscale("log")
+        ax.set_xlabel("σ")
+        ax.set_ylabel("max variance")
+        ax.set_title(t, fontsize=9)
+        ax.legend(fontsize=6, frameon=False)
+    return _save(fig, out, "table3")
+
+
+def _fig1(res, out):
+    rows = read_csv(res / "fig1.csv")
+    samp = read_csv(res / "fig1_samples.csv")
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
+    for ax, sset in zip(axes[:, 0], ("same", "scaled")):
+        for name in _COL:
+            ss = [r for r in samp if r["sampler"] == name and r["step_set"] in (sset, "both")]
+            ax.plot([r["x1"] for r in ss], [r["x2"] for r in ss], ".", ms=2, color=_COL[name],
+                    label=f"{name} (η={ss[0]['step_size']:.3g})" if ss else name)
+        ax.set_title(f"first samples, {'same' if sset == 'same' else 'LS ×(1+4σ)^1/4'} step", fontsize=9)
+        ax.set_aspect("equal", "datalim")
+        ax.legend(fontsize=6, frameon=False, markerscale=4)
+    for ax, sset in zip(axes[:, 1], ("same", "scaled")):
+        for name in _COL:
+            rr = [r for r in rows if r["sampler"] == name and r["step_set"] in (sset, "both") and str(r["diverged"]) != "True"]
+            ax.plot([r["tau"] for r in rr], [r["cov_mse"] for r in rr], "o", ms=3, color=_COL[name], label=name)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("autocorrelation time (4.2)")
+        ax.set_ylabel("covariance MSE")
+        ax.set_title(f"Fig. 1{'b' if sset == 'same' else 'd'} (all runs, all steps)", fontsize=9)
+        ax.legend(fontsize=6, frameon=False)
+    for ax, sset in zip(axes[:, 2], ("same", "scaled")):
+        for name in _COL:
+            rr = [r for r in rows if r["sampler"] == name and r["step_set"] in (sset, "both") and str(r["diverged"]) != "True"]
+            hs = sorted({r["step_size"] for r in rr})
+            ax.plot(hs, [np.mean([r["cov_mse"] for r in rr if r["step_size"] == h]) for h in hs], "o-",
+                    color=_COL[name], label=name)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("step size")
+        ax.set_ylabel("covariance MSE (mean over runs)")
+        ax.legend(fontsize=6, frameon=False)
+    fig.suptitle("2-D Gaussian, ρ = 0.9, gradient + N(0, I) noise; LS with the eq. (4.1) matrix", fontsize=10)
+    return _save(fig, out, "fig1")
+
+
+def _fig4(res, out):
+    rows = read_csv(res / "fig4.csv")
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+    for ax, col, lab in zip(axes, ("train_nll", "train_acc", "test_nll", "test_acc"),
+                            ("train NLL", "train accuracy", "test NLL", "test accuracy")):
+        for name in _COL:
+            rr = [r for r in rows if r["sampler"] == name]
+            if not rr:
+                continue
+            it = np.array([r["iteration"] for r in rr])
+            y = np.array([r[col] for r in rr])
+            se = np.array([r[col + "_se"] for r in rr])
+            ax.plot(it, y, color=_COL[name], label=f"{name} (η={rr[0]['step_size']:.3g})")
+            ax.fill_between(it, y - se, y + se, color=_COL[name], alpha=0.2)
+        ax.set_xlabel("iteration")
+        ax.set_ylabel(lab)
+        ax.legend(fontsize=6, frameon=False)
+    fig.suptitle(f"BLR on {rows[0]['dataset']} (paper: a3a), running mean of samples after burn-in", fontsize=10)
+    return _save(fig, out, "fig4")
+
+
+_DRAW = {"table1.csv": _table1, "thm33.json": _thm33, "prop21.json": _prop21, "table3.csv": _table3,
+         "fig1.csv": _fig1, "fig4.csv": _fig4}
+
+
+def draw_all(results_dir, out_dir) -> list[Path]:
+    """Draw every LS-SGLD figure whose result files exist in ``results_dir``; return the written paths."""
+    res, out = Path(results_dir), Path(out_dir)
+    paths = []
+    for fname, fn in _DRAW.items():
+        if (res / fname).exists():
+            paths += fn(res, out)
+    return paths
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default="results/ls_sgld")
+    ap.add_argument("--out", default="figures/out/ls_sgld")
+    a = ap.parse_args(argv)
+    for p in draw_all(a.results, a.out):
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""The Gaussian-mixture potential of HSG-HMC's first experiment (Table 2, Figure 1).
+
+``p*(x) ∝ exp(−f(x))``, ``f(x) = (1/N) Σ_i f_i(x)``, ``exp(−f_i(x)) = 2e^{−‖x−a_i‖²/2} + e^{−‖x+a_i‖²/2}``,
+``a_i ~ N((2, …, 2), I_d)``, N = 500, d = 2. As a finite sum ``V = Σ_i V_i`` with ``V_i = f_i / N``,
+so that ``∇F(x, ξ) = N ∇V_ξ(x) = ∇f_ξ(x)`` is the simple stochastic gradient of the seed's (2).
+
+Exact answers: the normalized density on a grid by quadrature (:func:`grid_density`), exact
+draws from it (:func:`sample_from_grid`), and the constants of Assumptions 1–3 with which Lemma 3's
+bound (10) is drawn (:func:`assumption_constants`).
+
+References
+----------
+HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: § "Sampling from a Gaussian Mixture Density",
+Table 2, Figure 1; Assumptions 1–3; Lemma 3 eqs. (9)–(12).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import expit, logsumexp
+
+from .errors import check_finite_array, check_positive, check_positive_int
+
+__all__ = ["GaussianMixtureTarget", "gaussian_mixture_target", "MIXTURE_SEED", "GridDensity", "grid_density",
+           "sample_from_grid", "AssumptionConstants", "assumption_constants"]
+
+#: Seed of the ``a_i`` draw: ``numpy.random.default_rng(MIXTURE_SEED)`` (the paper gives none).
+MIXTURE_SEED = 20210202
+
+_LOG2 = float(np.log(2.0))
+
+
+@dataclass(frozen=True, eq=False)
+class GaussianMixtureTarget:
+    """``V(x) = (1/N) Σ_i f_i(x)`` with the two-component mixtures ``exp(−f_i)`` of the seed.
+
+    Parameters
+    ----------
+    centers : (N, d) ndarray of float64
+        The data ``a_i``.
+
+    Notes
+    -----
+    ``f_i(x) = ‖x‖²/2 + ‖a_i‖²/2 − log(2e^{⟨x,a_i⟩} + e^{−⟨x,a_i⟩})`` and
+    ``∇f_i(x) = x − (2p_i − 1) a_i`` with ``p_i = σ(2⟨x, a_i⟩ + log 2)`` (σ the logistic function).
+    Per-datum cost O(b d) per chain.
+    """
+
+    centers: np.ndarray
+
+    def __post_init__(self):
+        c = check_finite_array("centers", self.centers, ndim=2)
+        if c.shape[0] < 1 or c.shape[1] < 1:
+            raise ValueError(f"centers must have shape (N, d) with N, d >= 1, got {c.shape}")
+        object.__setattr__(self, "centers", c)
+
+    @property
+    def n(self) -> int:
+        return self.centers.shape[0]
+
+    @property
+    def dim(self) -> int:
+        return self.centers.shape[1]
+
+    def component_gradients(self, theta, idx):
+        """``∇f_{idx}(θ)``: theta (chains, d), idx (chains, b) → (chains, b, d)."""
+        a = self.centers[idx]
+        s = np.einsum("cbd,cd->cb", a, theta)
+        p = expit(2.0 * s + _LOG2)
+        return theta[:, None, :] - (2.0 * p - 1.0)[..., None] * a
+
+    def data_gradients(self, theta, idx):
+        return self.component_gradients(theta, idx) / self.n
+
+    def prior_gradient(self, theta):
+        return np.zeros_like(theta)
+
+    def full_gradient(self, theta):
+        s = theta @ self.centers.T  # (chains, N)
+        w = 2.0 * expit(2.0 * s + _LOG2) - 1.0
+        return theta - (w @ self.centers) / self.n
+
+    def potential(self, theta):
+        s = theta @ self.centers.T
+        lse = np.logaddexp(s + _LOG2, -s)
+        return 0.5 * np.sum(theta**2, axis=-1) + 0.5 * np.mean(np.sum(self.centers**2, axis=1)) - lse.mean(axis=1)
+
+    def gradient_variance(self, theta):
+        """``E_ξ‖∇F(θ, ξ) − ∇f(θ)‖²`` exactly (a full pass): (chains, d) → (chains,)."""
+        s = theta @ self.centers.T
+        w = 2.0 * expit(2.0 * s + _LOG2) - 1.0  # (chains, N)
+        terms = w[:, :, None] * self.centers[None]  # (chains, N, d): ∇f_i = θ − terms
+        dev = terms - terms.mean(axis=1, keepdims=True)
+        return np.mean(np.sum(dev**2, axis=-1), axis=1)
+
+
+def gaussian_mixture_target(n: int = 500, dim: int = 2, seed: int = MIXTURE_SEED) -> GaussianMixtureTarget:
+    """The seed's mixture target with ``a_i ~ N((2, …, 2), I_d)`` drawn from ``default_rng(seed)``.
+
+    Parameters
+    ----------
+    n : int, default 500
+        ``N``.
+    dim : int, default 2
+    seed : int, default :data:`MIXTURE_SEED`
+
+    Raises
+    ------
+    ValueError
+        ``n`` or ``dim`` not an integer >= 1.
+    """
+    n = check_positive_int("n", n)
+    dim = check_positive_int("dim", dim)
+    rng = np.random.default_rng(seed)
+    return GaussianMixtureTarget(2.0 + rng.standard_normal((n, dim)))
+
+
+class GridDensity(NamedTuple):
+    """The normalized density on a regular 2-D grid (cell centres).
+
+    x, y : (nx,), (ny,) cell centres; prob : (nx, ny) cell probabilities (sum 1);
+    cell : (dx, dy); mean : (2,); cov : (2, 2); mass_at_boundary : float (probability of the outer
+    ring of cells, to show the box holds the mass).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    prob: np.ndarray
+    cell: tuple
+    mean: np.ndarray
+    cov: np.ndarray
+    mass_at_boundary: float
+
+
+def grid_density(target: GaussianMixtureTarget, lower=(-8.0, -8.0), upper=(10.0, 10.0), cells: int = 600) -> GridDensity:
+    """Quadrature (midpoint rule) of ``exp(−f)`` on a 2-D box.
+
+    Parameters
+    ----------
+    target : GaussianMixtureTarget with ``dim == 2``
+    lower, upper : 2-tuples of float
+    cells : int, default 600
+        Cells per axis.
+
+    Returns
+    -------
+    GridDensity
+
+    Raises
+    ------
+    ValueError
+        ``target.dim != 2``, ``cells < 2``, or an empty box.
+    """
+    if target.dim != 2:
+        raise ValueError(f"grid_density needs a 2-D target, got dim = {target.dim}")
+    cells = check_positive_int("cells", cells)
+    if cells < 2:
+        raise ValueError(f"cells must be >= 2, got {cells}")
+    lo, hi = np.asarray(lower, float), np.asarray(upper, float)
+    if not np.all(hi > lo):
+        raise ValueError(f"upper must exceed lower, got lower={lower}, upper={upper}")
+    dx, dy = (hi - lo) / cells
+    x = lo[0] + dx * (np.arange(cells) + 0.5)
+    y = lo[1] + dy * (np.arange(cells) + 0.5)
+    X, Y = np.meshgrid(x, y, indexing="ij")
+    pts = np.stack([X.ravel(), Y.ravel()], axis=1)
+    logp = np.concatenate([-target.potential(pts[i:i + 20000]) for i in range(0, len(pts), 20000)])
+    logp = logp.reshape(cells, cells)
+    prob = np.exp(logp - logsumexp(logp))
+    mean = np.array([np.sum(prob * X), np.sum(prob * Y)])
+    cxx = np.sum(prob * (X - mean[0]) ** 2) + dx**2 / 12
+    cyy = np.sum(prob * (Y - mean[1]) ** 2) + dy**2 / 12
+    cxy = np.sum(prob * (X - mean[0]) * (Y - mean[1]))
+    ring = prob[0].sum() + prob[-1].sum() + prob[1:-1, 0].sum() + prob[1:-1, -1].sum()
+    return GridDensity(x, y, prob, (float(dx), float(dy)), mean, np.array([[cxx, cxy], [cxy, cyy]]), float(ring))
+
+
+def sample_from_grid(grid: GridDensity, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Exact draws from the piecewise-constant grid density: a cell by its probability, then uniform in it.
+
+    Returns
+    -------
+    (size, 2) ndarray of float64
+    """
+    size = check_positive_int("size", size)
+    flat = rng.choice(grid.prob.size, size=size, p=grid.prob.ravel())
+    i, j = np.unravel_index(flat, grid.prob.shape)
+    dx, dy = grid.cell
+    u = rng.random((size, 2)) - 0.5
+    return np.stack([grid.x[i] + dx * u[:, 0], grid.y[j] + dy * u[:, 1]], axis=1)
+
+
+class AssumptionConstants(NamedTuple):
+    """Constants of Assumptions 1–3 and Lemma 3 for the mixture target (closed-form bounds).
+
+    G2 : float     ``G² = (1/N) Σ‖a_i‖²`` ≥ sup_x E‖∇F(x,ξ) − ∇f(x)‖² (Assumption 1)
+    M : float      ``M = ((1/N) Σ max(1, ‖a_i‖² − 1)²)^{1/2}`` (Assumption 2)
+    m, b : float   ``m = 1/2``, ``b = ((1/N) Σ‖a_i‖)²/2`` (Assumption 3)
+    x_star : (d,)  minimizer of ``f``; f0_minus_fstar : float ``f(0) − f(x*)``
+    """
+
+    G2: float
+    M: float
+    m: float
+    b: float
+    x_star: np.ndarray
+    f0_minus_fstar: float
+
+
+def assumption_constants(target: GaussianMixtureTarget) -> AssumptionConstants:
+    """Closed-form constants of Assumptions 1–3 for :class:`GaussianMixtureTarget`.
+
+    Notes
+    -----
+    * ``∇F(x, ξ) − ∇f(x) = −(w_ξ a_ξ − mean_i w_i a_i)`` with ``|w_i| = |2p_i − 1| ≤ 1``, so the
+      variance is at most ``(1/N) Σ‖a_i‖²``.
+    * ``∇²f_i = I − 4p_i(1 − p_i) a_i a_iᵀ`` has eigenvalues in ``[1 − ‖a_i‖², 1]``, so ``∇f_i`` is
+      ``L_i = max(1, ‖a_i‖² − 1)``-Lipschitz and ``E_ξ‖∇F(x,ξ) − ∇F(y,ξ)‖² ≤ mean(L_i²)‖x − y‖²``.
+    * ``⟨∇f(x), x⟩ = ‖x‖² − ⟨mean_i w_i a_i, x⟩ ≥ ‖x‖² − ā‖x‖ ≥ ‖x‖²/2 − ā²/2``, ``ā = mean‖a_i‖``.
+
+    References
+    ----------
+    HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: Assumptions 1–3; (12) needs ``x*``, ``f(0) − f(x*)``.
+    """
+    a2 = np.sum(target.centers**2, axis=1)
+    G2 = float(a2.mean())
+    M = float(np.sqrt(np.mean(np.maximum(1.0, a2 - 1.0) ** 2)))
+    abar = float(np.sqrt(a2).mean())
+    mean_a = target.centers.mean(axis=0)
+    best = None
+    for x0 in (mean_a, -mean_a):
+        r = minimize(lambda z: float(target.potential(z[None])[0]), x0,
+                     jac=lambda z: target.full_gradient(z[None])[0], method="BFGS", options={"gtol": 1e-10})
+        if best is None or r.fun < best.fun:
+            best = r
+    f0 = float(target.potential(np.zeros((1, target.dim)))[0])
+    return AssumptionConstants(G2, M, 0.5, 0.5 * abar**2, np.asarray(best.x), f0 - float(best.fun))
