@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
@@ -41,6 +42,9 @@ def _pos(y):
     return np.where(y > 0, y, np.nan)
 
 
+_SHORT = {"mean_inv_lambda_sq": "d⁻¹Σλ⁻²", "gamma2": "γ₂", "none": "none"}
+
+
 def _table1(res, out):
     rows = read_csv(res / "table1.csv")
     sig = sorted({r["sigma"] for r in rows})
@@ -55,7 +59,7 @@ def _table1(res, out):
     ax.set_title("Table 1 is not $\\gamma_2$", fontsize=10)
     axt.axis("off")
     cells = [[f"{int(r['d'])}", f"{int(r['sigma'])}", f"{r['paper_value']:.3f}", f"{r['gamma2']:.3f}",
-              f"{r['mean_inv_lambda_sq']:.3f}", r["table_matches"]] for r in rows]
+              f"{r['mean_inv_lambda_sq']:.3f}", _SHORT.get(r["table_matches"], r["table_matches"])] for r in rows]
     tab = axt.table(cellText=cells, colLabels=["d", "σ", "printed", "γ₂", "d⁻¹Σλ⁻²", "matches"], loc="center",
                     cellLoc="center")
     tab.auto_set_font_size(False)
@@ -157,6 +161,7 @@ def _fig1(res, out):
             ax.plot([r["tau"] for r in rr], [r["cov_mse"] for r in rr], "o", ms=3, color=_COL[name], label=name)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("autocorrelation time (4.2)")
         ax.set_ylabel("covariance MSE")
         ax.set_title(f"Fig. 1{'b' if sset == 'same' else 'd'} (all runs, all steps)", fontsize=9)
@@ -169,9 +174,11 @@ def _fig1(res, out):
                     color=_COL[name], label=name)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("step size")
         ax.set_ylabel("covariance MSE (mean over runs)")
         ax.legend(fontsize=6, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
     fig.suptitle("2-D Gaussian, ρ = 0.9, gradient + N(0, I) noise; LS with the eq. (4.1) matrix", fontsize=10)
     return _save(fig, out, "fig1")
 
@@ -197,7 +204,59 @@ def _fig4(res, out):
     return _save(fig, out, "fig4")
 
 
-_DRAW = {"table1.csv": _table1, "thm33.json": _thm33, "prop21.json": _prop21, "table3.csv": _table3,
+def _fig3(res, out):
+    rows = read_csv(res / "fig3.csv")
+    ex = read_json(res / "fig3.json")
+    targets = sorted({r["target"] for r in rows})
+    fig, axes = plt.subplots(1, len(targets), figsize=(4.8 * len(targets), 3.6))
+    for ax, t in zip(np.atleast_1d(axes), targets):
+        for name, col in (("LD", _COL["SGLD"]), ("LS-LD", _COL["LS-SGLD"])):
+            rr = [r for r in rows if r["target"] == t and r["method"] == name]
+            n = np.array([r["samples"] for r in rr])
+            y = np.array([r["mse"] for r in rr])
+            se = np.array([r["mse_se"] for r in rr])
+            ax.plot(n, y, "o-", color=col, ms=3, label=f"{name} (σ={rr[0]['sigma']:g})")
+            ax.fill_between(n, np.maximum(y - se, 1e-12), y + se, color=col, alpha=0.2)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("number of samples N (EM steps)")
+        ax.set_ylabel("MSE of the mean")
+        ax.set_title(t + (f" (exact asymptotic ratio {ex['gaussian_asymptotic_mse_ratio_exact']:.2f})"
+                          if t.startswith("gauss") else ""), fontsize=9)
+        ax.legend(fontsize=7, frameon=False)
+    return _save(fig, out, "fig3")
+
+
+def _table2(res, out):
+    rows = read_csv(res / "table2.csv")
+    samp = read_csv(res / "fig2_samples.csv") if (res / "fig2_samples.csv").exists() else []
+    names = [n for n in _COL if any(r["sampler"] == n for r in rows)]
+    fig, axes = plt.subplots(1, 1 + len(names), figsize=(4.2 * (1 + len(names)), 3.6))
+    ax = axes[0]
+    Ns = sorted({r["iterations"] for r in rows})
+    for name in names:
+        m = [np.mean([r["w2_mh"] for r in rows if r["sampler"] == name and r["iterations"] == N]) for N in Ns]
+        s = [np.std([r["w2_mh"] for r in rows if r["sampler"] == name and r["iterations"] == N], ddof=1) for N in Ns]
+        ax.errorbar(Ns, m, yerr=s, fmt="o-", color=_COL[name], ms=3, capsize=2, label=name)
+    ax.axhline(rows[0]["floor_grid_vs_grid"], color="0.5", ls="--", lw=0.8, label="reference vs reference")
+    ax.set_xscale("log")
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel("iterations N (window = last samples before N)")
+    ax.set_ylabel("W2 to MH reference (not squared)")
+    ax.set_title(f"Table 2 (step {rows[0]['step_size']:g}, σ = 1, eq. (4.1))", fontsize=9)
+    ax.legend(fontsize=6, frameon=False)
+    ref = [r for r in samp if r["sampler"].startswith("reference")]
+    Nmax = max(Ns)
+    for ax, name in zip(axes[1:], names):
+        ss = [r for r in samp if r["sampler"] == name and r["iterations"] == Nmax]
+        ax.plot([r["x1"] for r in ref], [r["x2"] for r in ref], ".", ms=1.5, color="0.6", label="exact (grid)")
+        ax.plot([r["x1"] for r in ss], [r["x2"] for r in ss], ".", ms=1.5, color=_COL[name], label=name)
+        ax.set_title(f"Fig. 2: {name}, window ending at N={int(Nmax)}", fontsize=9)
+        ax.legend(fontsize=6, frameon=False, markerscale=4)
+    return _save(fig, out, "table2")
+
+
+_DRAW = {"table2.csv": _table2, "fig3.csv": _fig3, "table1.csv": _table1, "thm33.json": _thm33, "prop21.json": _prop21, "table3.csv": _table3,
          "fig1.csv": _fig1, "fig4.csv": _fig4}
 
 

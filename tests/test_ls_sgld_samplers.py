@@ -15,7 +15,6 @@ from ls_sgld_support import MU, TARGET, agrees_with_exact, exact, run, theorem33
 from verify import samplers as S
 from verify import ls_samplers as L
 from verify.errors import DivergenceError
-from verify.estimators import FullGradient
 
 
 def _run_pair(a, b, x0, steps, seed):

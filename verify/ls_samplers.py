@@ -38,7 +38,7 @@ Li, Chen, Carlson, Carin, "Preconditioned SGLD", AAAI 2016 (pSGLD, the paper's r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import scipy.linalg
@@ -60,6 +60,7 @@ __all__ = [
     "ls_gld",
     "ls_ld",
     "ls_psgld",
+    "psgld_full",
 ]
 
 
@@ -328,12 +329,20 @@ class LaplacianSmoothingPSGLD:
         RMSprop decay α in (0, 1).
     lam : float, default 1e-5
         Damping λ > 0.
+    preconditioner_input : {"per_datum", "full"}, default "per_datum"
+        What the RMSprop accumulator is fed. ``"per_datum"``: ``ḡ = ĝ/n`` as
+        :class:`verify.samplers.PSGLD` (Li et al.'s per-datum mean gradient); ``"full"``: ``ĝ``
+        itself, the gradient of the potential ``f`` the sampler moves on — the paper's convention,
+        where pSGLD/LS-pSGLD precondition the same ``g_k`` that (2.5) smooths (with its step sizes,
+        e.g. 0.002 for BLR, only this reading gives steps of the size of η; with ``ḡ = ĝ/n`` the
+        RMSprop step ``ηG ĝ ≈ η n sign(ĝ)`` is ``n`` times larger).
     name : str
 
     Raises
     ------
     ValueError
-        As :class:`LaplacianSmoothingEM`; ``alpha`` outside (0, 1); non-positive ``lam``.
+        As :class:`LaplacianSmoothingEM`; ``alpha`` outside (0, 1); non-positive ``lam``;
+        unknown ``preconditioner_input``.
 
     Notes
     -----
@@ -362,6 +371,7 @@ class LaplacianSmoothingPSGLD:
     lam: float = 1e-5
     inverse_temperature: float = 1.0
     name: str = "LS-pSGLD"
+    preconditioner_input: str = "per_datum"
 
     def __post_init__(self):
         object.__setattr__(self, "step_size", check_positive("step_size", self.step_size))
@@ -371,9 +381,12 @@ class LaplacianSmoothingPSGLD:
         if isinstance(self.alpha, bool) or not isinstance(self.alpha, (int, float, np.floating)) \
                 or not (0.0 < self.alpha < 1.0):
             raise ValueError(f"alpha must be in (0, 1), got {self.alpha!r}")
+        if self.preconditioner_input not in ("per_datum", "full"):
+            raise ValueError(f"preconditioner_input must be 'per_datum' or 'full', got {self.preconditioner_input!r}")
 
     def settings(self) -> dict:
         return {"sampler": self.name, "step_size": self.step_size, "alpha": self.alpha, "lam": self.lam,
+                "preconditioner_input": self.preconditioner_input,
                 "inverse_temperature": self.inverse_temperature, **self.smoothing.settings(),
                 **self.estimator.settings()}
 
@@ -389,7 +402,7 @@ class LaplacianSmoothingPSGLD:
         est = self.estimator(state.estimator_state, rng, self.target, state.position, StepContext())
         if not np.all(np.isfinite(est.gradient)):
             check_state_finite(self.name, state.step, self.settings(), est.gradient)
-        gbar = est.gradient / self.target.n
+        gbar = est.gradient / self.target.n if self.preconditioner_input == "per_datum" else est.gradient
         v = self.alpha * state.square_avg + (1.0 - self.alpha) * gbar * gbar
         sqrtG = 1.0 / np.sqrt(self.lam + np.sqrt(v))
         h = self.step_size
@@ -430,7 +443,13 @@ def ls_ld(target, smoothing, step_size=1e-4, inverse_temperature=1.0) -> Laplaci
 
 
 def ls_psgld(target, step_size, smoothing, batch_size=1, alpha=0.99, lam=1e-5,
-             inverse_temperature=1.0) -> LaplacianSmoothingPSGLD:
+             inverse_temperature=1.0, preconditioner_input="per_datum") -> LaplacianSmoothingPSGLD:
     """LS-pSGLD (§4) with the composition of :class:`LaplacianSmoothingPSGLD`."""
     return LaplacianSmoothingPSGLD(target, step_size, smoothing, UniformMinibatch(batch_size), alpha, lam,
-                                   inverse_temperature, name="LS-pSGLD")
+                                   inverse_temperature, name="LS-pSGLD", preconditioner_input=preconditioner_input)
+
+
+def psgld_full(target, step_size, batch_size=1, alpha=0.99, lam=1e-5, inverse_temperature=1.0):
+    """pSGLD with the paper's preconditioner input (``ĝ`` itself): :class:`LaplacianSmoothingPSGLD` at σ = 0."""
+    return LaplacianSmoothingPSGLD(target, step_size, 0.0, UniformMinibatch(batch_size), alpha, lam,
+                                   inverse_temperature, name="pSGLD", preconditioner_input="full")

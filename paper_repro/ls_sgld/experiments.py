@@ -1,5 +1,5 @@
 """The LS-SGLD experiments (seed ``004_8438bd4b543e0fc4.txt``): Table 1, Theorem 3.3, Prop. 2.1,
-Table 3, Figure 1, Figure 4.
+Tables 2 and 3, Figures 1–4 (the Bayesian CNN of Fig. 5 is not reproduced).
 
 Experiments never plot: each ``run_*`` writes CSV/JSON via :mod:`verify.io` into the directory it
 is given; ``figures/ls_sgld.py`` reads them and ``paper_repro/ls_sgld/claims.py`` judges them.
@@ -8,22 +8,21 @@ Settings and the choices the text forced are in :mod:`paper_repro.ls_sgld.settin
 References
 ----------
 Seed ``004_8438bd4b543e0fc4.txt``: eqs. (2.1)–(2.5), (4.1), (4.2); Proposition 2.1; Theorem 3.3;
-Remark 3.6; Tables 1 and 3; Figures 1 and 4.
+Remark 3.6; Tables 1–3; Figures 1–4.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import sympy as sp
 
 from analytic.linear_samplers import minibatch_noise_covariance
-from analytic.ls_constants import PAPER_TABLE1, gamma2, spectral_mean, table1_candidates, table1_comparison
+from analytic.ls_constants import gamma2, spectral_mean, table1_candidates, table1_comparison
 from analytic.ls_exact import fokker_planck_residual, small_step_stationary_error, theorem33_split
 from verify import samplers as S
 from verify import ls_samplers as L
-from verify.datasets import load_builtin, load_libsvm, standardize, train_test_split
+from verify.datasets import load as load_data, load_builtin, load_libsvm, standardize, train_test_split
 from verify.estimators import UniformMinibatch
 from verify.experiments import package_versions
 from verify.io import write_csv, write_json
@@ -33,7 +32,7 @@ from verify.targets import gaussian_means_target
 from .settings import get_settings
 
 __all__ = ["PAPER_TABLE3", "run_table1", "run_theorem33", "run_prop21", "run_table3", "run_fig1", "run_fig3", "run_fig4",
-           "mixture_reference_mean",
+           "mixture_reference_mean", "run_table2", "PAPER_TABLE2",
            "integrated_autocorrelation_time", "load_blr_data", "mixture_gradient_check"]
 
 #: Table 3 as printed (rows σ = 0, 0.5, 1, 2; columns batch 10, 15, 50), seed file lines 355–360.
@@ -137,7 +136,7 @@ def run_theorem33(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None
     out = Path(out_dir)
     write_csv(out / "thm33.csv", rows, header_comment=(
         f"LS-SGLD Theorem 3.3 split, exact (Lyapunov + Bures W2), scale={scale}: V = sum_i ||x-c_i||^2/2, "
-        f"n={t.n}, d={d}, b=1, x0=0, beta=1; W2 not squared"))
+        f"n={t.n}, d={d}, b=1, x0=0, beta=1; smoothing: periodic A_sigma of eq. (2.1) (FFT); W2 not squared"))
     write_csv(out / "thm33_gamma.csv", gamma_rows, header_comment=(
         "stationary W2 bias of LS-GLD / GLD (full gradient) at small step; ratio vs sqrt(gamma2) and sqrt(d^-1 sum lambda^-2)"))
     write_json(out / "thm33.json", {"pairs": summary, "gamma": gamma_rows, "n": t.n, "dim": d,
@@ -197,19 +196,16 @@ def run_prop21(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None:
 
 def load_blr_data(name: str, test_fraction: float, seed: int):
     """Standardized (train, test) with a bias column: ``"pima"``/``"breast_cancer"`` built in, or
-    ``"a3a"`` from the paths in the environment variables ``LS_SGLD_A3A_TRAIN`` and ``LS_SGLD_A3A_TEST``
-    (LIBSVM files; features are standardized like the built-in sets).
+    ``"a3a"`` from the LIBSVM files given as ``sgmcmc-verify --data a3a=TRAIN --data a3a.t=TEST``
+    (the LIBSVM page's a3a / a3a.t split, 123 features; standardized like the built-in sets).
 
     Raises
     ------
     ValueError
-        Unknown name, or a3a requested without the environment variables.
+        Unknown name, or a3a requested without its files (the message says how to pass them).
     """
     if name == "a3a":
-        tr_p, te_p = os.environ.get("LS_SGLD_A3A_TRAIN"), os.environ.get("LS_SGLD_A3A_TEST")
-        if not tr_p or not te_p:
-            raise ValueError("dataset 'a3a' needs LS_SGLD_A3A_TRAIN and LS_SGLD_A3A_TEST (LIBSVM file paths)")
-        tr, te = load_libsvm(tr_p, 123), load_libsvm(te_p, 123)
+        tr, te = load_data("a3a", n_features=123), load_data("a3a.t", n_features=123)
     else:
         tr, te = train_test_split(load_builtin(name), test_fraction, seed)
     return standardize(tr, te)
@@ -266,7 +262,8 @@ def run_table3(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None:
                          "n": n, "dim": d, "path_points": len(path), "reps": cfg.t3_reps})
     write_csv(Path(out_dir) / "table3.csv", rows, header_comment=(
         f"LS-SGLD Table 3 on {train.name} (paper: a3a), scale={scale}: max over coordinates and path points of "
-        "Var(A^-1 g_minibatch) about A^-1 grad f; MC from reps repetitions and exact (without replacement)"))
+        "Var(A^-1 g_minibatch) about A^-1 grad f; MC from reps repetitions and exact (without replacement); "
+        "smoothing: periodic A_sigma of eq. (2.1) (FFT)"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,13 +273,15 @@ def run_table3(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None:
 def integrated_autocorrelation_time(x, c: float = 5.0) -> np.ndarray:
     """Integrated autocorrelation time in the paper's convention (4.2), ``τ = ½ + Σ_{t≥1} ρ(t)``.
 
+    A thin wrapper of ``emcee.autocorr.integrated_time`` (Sokal's automatic window), which returns
+    ``τ_S = 1 + 2Σ_{t≥1} ρ(t)``; the paper's (4.2) is ``τ_S / 2``.
+
     Parameters
     ----------
     x : (T,) or (T, m) array_like
         One chain (per column).
     c : float, default 5
-        Sokal's window constant: the sum is truncated at the smallest M with ``M ≥ c·τ_S(M)``,
-        ``τ_S = 1 + 2Σ_{t≤M} ρ(t)`` (the automatic windowing of emcee's ``integrated_time``).
+        Sokal's window constant (the sum is truncated at the smallest M with ``M ≥ c·τ_S(M)``).
 
     Returns
     -------
@@ -296,28 +295,19 @@ def integrated_autocorrelation_time(x, c: float = 5.0) -> np.ndarray:
 
     References
     ----------
-    Seed ``004_8438bd4b543e0fc4.txt``, eq. (4.2); Sokal (1997), Goodman & Weare (2010).
+    Seed ``004_8438bd4b543e0fc4.txt``, eq. (4.2); Sokal (1997); Foreman-Mackey et al., emcee.
     """
+    from emcee.autocorr import integrated_time
+
     a = np.asarray(x, dtype=np.float64)
     if a.ndim == 1:
         a = a[:, None]
-    T = a.shape[0]
-    if T < 4:
-        raise ValueError(f"x must have at least 4 samples, got {T}")
-    a = a - a.mean(axis=0)
-    nfft = 1 << int(np.ceil(np.log2(2 * T)))
-    f = np.fft.rfft(a, n=nfft, axis=0)
-    acf = np.fft.irfft(f * np.conj(f), n=nfft, axis=0)[:T]
-    if np.any(acf[0] <= 0):
+    if a.shape[0] < 4:
+        raise ValueError(f"x must have at least 4 samples, got {a.shape[0]}")
+    if np.any(np.ptp(a, axis=0) == 0):
         raise ValueError("x has a constant column")
-    rho = acf / acf[0]
-    taus = 2.0 * np.cumsum(rho, axis=0) - 1.0  # τ_S(M)
-    out = []
-    for j in range(a.shape[1]):
-        m = np.arange(T) < c * taus[:, j]
-        M = int(np.argmin(m)) if not m.all() else T - 1
-        out.append(0.5 * taus[M, j])
-    return np.asarray(out)
+    # tol=0, quiet=True: report the windowed estimate even for short chains (the caller checks length)
+    return 0.5 * np.asarray(integrated_time(a, c=c, tol=0, quiet=True, has_walkers=False), dtype=np.float64)
 
 
 def _fig1_sampler(name, tgt, h, sigma):
@@ -325,11 +315,11 @@ def _fig1_sampler(name, tgt, h, sigma):
     if name == "SGLD":
         return S.OverdampedEM(tgt, h, est, name="SGLD")
     if name == "pSGLD":
-        return S.PSGLD(tgt, h, est, name="pSGLD")
+        return L.LaplacianSmoothingPSGLD(tgt, h, 0.0, est, name="pSGLD", preconditioner_input="full")
     op = L.paper_2d_smoothing(sigma)
     if name == "LS-SGLD":
         return L.LaplacianSmoothingEM(tgt, h, op, est, name="LS-SGLD")
-    return L.LaplacianSmoothingPSGLD(tgt, h, op, est, name="LS-pSGLD")
+    return L.LaplacianSmoothingPSGLD(tgt, h, op, est, name="LS-pSGLD", preconditioner_input="full")
 
 
 def run_fig1(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None:
@@ -403,9 +393,9 @@ def _fig4_samplers(tgt, cfg):
     b = cfg.f4_batch
     return [
         S.OverdampedEM(tgt, steps["SGLD"], UniformMinibatch(b), name="SGLD"),
-        S.PSGLD(tgt, steps["pSGLD"], UniformMinibatch(b), name="pSGLD"),
+        L.psgld_full(tgt, steps["pSGLD"], batch_size=b),
         L.ls_sgld(tgt, steps["SGLD"] * fac, cfg.f4_sigma, batch_size=b),
-        L.ls_psgld(tgt, steps["pSGLD"] * fac, cfg.f4_sigma, batch_size=b),
+        L.ls_psgld(tgt, steps["pSGLD"] * fac, cfg.f4_sigma, batch_size=b, preconditioner_input="full"),
     ]
 
 
@@ -445,7 +435,8 @@ def run_fig4(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     write_csv(Path(out_dir) / "fig4.csv", rows, header_comment=(
         f"LS-SGLD Fig 4 (BLR, Gamma prior lambda={cfg.f4_lam}, theta={cfg.f4_theta}) on {train.name} "
         f"(paper: a3a), scale={scale}, batch {cfg.f4_batch}, sigma={cfg.f4_sigma}, burn-in {cfg.f4_burn_in}; "
-        "NLL in nats per datum of the running mean of the samples after burn-in; mean and s.e. over chains"))
+        "NLL in nats per datum of the running mean of the samples after burn-in; mean and s.e. over chains; "
+        "smoothing: periodic A_sigma of eq. (2.1) (FFT)"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -539,3 +530,98 @@ def run_fig3(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     write_json(Path(out_dir) / "fig3.json", {"mixture_reference_mean": mu_m.tolist(),
                                              "gaussian_asymptotic_mse_ratio_exact": float(np.trace(A) / 2),
                                              "versions": package_versions()})
+
+
+# ---------------------------------------------------------------------------------------------
+# Table 2 / Figure 2: Gaussian mixture, W2 to a reference
+# ---------------------------------------------------------------------------------------------
+
+#: Table 2 as printed (rows SGLD, pSGLD, LS-SGLD; columns 1e5, 5e5, 9e5 iterations), seed lines 307–311.
+PAPER_TABLE2 = {("SGLD", 100_000): 0.695, ("SGLD", 500_000): 6.726, ("SGLD", 900_000): 0.285,
+                ("pSGLD", 100_000): 5.364, ("pSGLD", 500_000): 0.286, ("pSGLD", 900_000): 6.728,
+                ("LS-SGLD", 100_000): 0.421, ("LS-SGLD", 500_000): 0.414, ("LS-SGLD", 900_000): 0.418}
+
+
+def _grid_sample(target, half_width, spacing, size, rng):
+    """``size`` exact draws from the grid discretization of ``exp(−V)`` (cell chosen by its mass, uniform within)."""
+    g = np.arange(-half_width, half_width + spacing / 2, spacing)
+    X, Y = np.meshgrid(g, g, indexing="ij")
+    pts = np.stack([X.ravel(), Y.ravel()], axis=1)
+    V = np.concatenate([target.potential(pts[i:i + 20000]) for i in range(0, len(pts), 20000)])
+    w = np.exp(-(V - V.min()))
+    idx = rng.choice(len(pts), size=size, p=w / w.sum())
+    return pts[idx] + spacing * (rng.random((size, 2)) - 0.5)
+
+
+def _w2(x, y):
+    """Exact W2 (not squared) between two empirical measures with uniform weights, POT ``ot.emd2``."""
+    import ot
+
+    M = ot.dist(x, y)  # squared Euclidean
+    return float(np.sqrt(ot.emd2(np.full(len(x), 1.0 / len(x)), np.full(len(y), 1.0 / len(y)), M,
+                                 numItermax=10_000_000)))
+
+
+def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Table 2 / Fig. 2: W2 between the last 10⁴ samples and reference samples; ``table2.csv``, ``fig2_samples.csv``.
+
+    Samplers SGLD, pSGLD, LS-SGLD, LS-pSGLD (eq. (4.1), σ = 1), batch 10, step ``t2_step`` (not
+    given in the text), ``t2_chains`` independent chains each; the window "last 10⁴ samples before
+    iteration N" of one long chain (same law as a separate run of length N). References: (a) exact
+    draws from the density on a fine grid (quadrature), (b) MALA (Metropolis-adjusted, the "MCMC
+    with MH step") started from an independent exact grid draw and run ``t2_mh_steps`` steps.
+    W2 by ``ot.emd2`` on ``t2_w2_points`` points of each (the window thinned evenly; the paper:
+    10⁴), reported not squared, with the reference-vs-reference floor.
+    """
+    from verify.ls_targets import GaussianMixtureTarget, mixture_centers
+    from verify.mcmc import MALA
+
+    cfg = get_settings(scale)
+    mix = GaussianMixtureTarget(mixture_centers(500, cfg.seed))
+    rng = np.random.default_rng(np.random.SeedSequence([cfg.seed, 2]))
+    m = cfg.t2_w2_points
+    ref_grid = _grid_sample(mix, cfg.f3_grid_half_width, cfg.f3_grid_spacing, m, rng)
+    ref_grid2 = _grid_sample(mix, cfg.f3_grid_half_width, cfg.f3_grid_spacing, m, rng)
+    mala = MALA(mix, cfg.t2_mh_step)
+    st = mala.init(_grid_sample(mix, cfg.f3_grid_half_width, cfg.f3_grid_spacing, m, rng))
+    acc = []
+    for _ in range(cfg.t2_mh_steps):
+        st, info = mala.step(st, rng)
+        acc.append(info.info.get("acceptance_rate", np.nan))
+    ref_mh = st.position
+    floor_grid = _w2(ref_grid, ref_grid2)
+    floor_mh = _w2(ref_grid, ref_mh)
+    op = L.paper_2d_smoothing(cfg.t2_sigma)
+    b, h = cfg.t2_batch, cfg.t2_step
+    samplers = [S.OverdampedEM(mix, h, UniformMinibatch(b), name="SGLD"),
+                L.psgld_full(mix, h, batch_size=b),
+                L.LaplacianSmoothingEM(mix, h, op, UniformMinibatch(b), name="LS-SGLD"),
+                L.LaplacianSmoothingPSGLD(mix, h, op, UniformMinibatch(b), name="LS-pSGLD", preconditioner_input="full")]
+    iters = sorted(cfg.t2_iters)
+    win = cfg.t2_window
+    rows, srows = [], []
+    for smp, sd in zip(samplers, np.random.SeedSequence([cfg.seed, 5]).spawn(4)):
+        r = np.random.default_rng(sd)
+        s = smp.init(np.zeros((cfg.t2_chains, 2)))
+        traj = np.empty((iters[-1], cfg.t2_chains, 2))
+        for k in range(iters[-1]):
+            s, _ = smp.step(s, r)
+            traj[k] = s.position
+        for N in iters:
+            w = traj[max(0, N - win):N]
+            thin = np.linspace(0, len(w) - 1, m).round().astype(int)
+            for c in range(cfg.t2_chains):
+                pts = w[thin, c, :]
+                rows.append({"sampler": smp.name, "iterations": N, "chain": c, "w2_grid": _w2(pts, ref_grid),
+                             "w2_mh": _w2(pts, ref_mh), "floor_grid_vs_grid": floor_grid, "floor_grid_vs_mh": floor_mh,
+                             "paper_value": PAPER_TABLE2.get((smp.name, N), float("nan")), "step_size": h,
+                             "sigma": cfg.t2_sigma if smp.name.startswith("LS") else 0.0, "points": m, "window": win,
+                             "mh_acceptance": float(np.nanmean(acc))})
+            for p in w[-min(2000, len(w)):, 0, :][::4]:
+                srows.append({"sampler": smp.name, "iterations": N, "x1": float(p[0]), "x2": float(p[1])})
+    for p in ref_grid[:500]:
+        srows.append({"sampler": "reference (grid)", "iterations": 0, "x1": float(p[0]), "x2": float(p[1])})
+    write_csv(Path(out_dir) / "table2.csv", rows, header_comment=(
+        f"LS-SGLD Table 2, scale={scale}: W2 (not squared, ot.emd2) between {m} points of the last {win} samples and "
+        f"{m} reference points (grid-exact; MALA); step {h} (not printed in the paper), batch {b}, sigma {cfg.t2_sigma} (eq. 4.1)"))
+    write_csv(Path(out_dir) / "fig2_samples.csv", srows, header_comment="samples for the Fig. 2 density plots (chain 0)")

@@ -9,8 +9,9 @@ What ``default`` reduces relative to ``paper``
 * Fig. 1: 50,000 samples per run instead of 2×10⁵ (the covariance error is then larger for every
   sampler; the ordering of samplers is what the claims read).
 * Fig. 4: the built-in Pima data set (426 train / 106 test rows, 7 features + bias) instead of a3a
-  (paper scale still uses Pima unless a LIBSVM path is given: a3a is not shipped; pass
-  ``LS_SGLD_A3A_TRAIN`` / ``LS_SGLD_A3A_TEST`` paths to the experiment functions to use it), 8 chains.
+  (a3a is not shipped: set the data set to "a3a" and pass its files with
+  ``sgmcmc-verify --data a3a=PATH --data a3a.t=PATH``), 8 chains.
+* Fig. 3: 2×10⁴ EM steps per run (paper scale: 10⁵).
 * Table 3: Pima instead of a3a; path of 1000 full-batch SGLD steps (the text gives no length).
 
 Choices the text leaves open, and ours
@@ -22,8 +23,11 @@ Choices the text leaves open, and ours
   construction, which the paper cites as [10]); target N(0, Σ), Σ = [[1, .9], [.9, 1]] (the stated
   N(0, I) prior is not applied: the paper compares with Σ itself); x₀ = 0; autocorrelation time
   (4.2) ``τ = ½ + Σ_{t≥1} ρ(t)`` with Sokal's automatic window (c = 5), averaged over the two
-  coordinates; covariance error = mean squared entry error of the sample covariance. pSGLD /
-  LS-pSGLD: α = 0.99, λ = 1e-5.
+  coordinates; covariance error = mean squared entry error of the sample covariance.
+* pSGLD / LS-pSGLD everywhere: α = 0.99, λ = 1e-5, RMSprop fed the gradient ``g_k`` of ``f`` that
+  the sampler uses (``preconditioner_input="full"``, see :class:`verify.ls_samplers.LaplacianSmoothingPSGLD`):
+  the paper's step sizes (pSGLD 0.002 for BLR) only make sense that way; pSGLD is then
+  ``LaplacianSmoothingPSGLD`` at σ = 0. LS-pSGLD composition: ``G^{1/2}A⁻¹G^{1/2}`` (documented there).
 * Fig. 4: σ = 0.5 for LS-SGLD / LS-pSGLD (the BLR text gives no σ; 0.5 is the paper's CNN value);
   the prior ``‖x‖^{−λ}e^{−θ‖x‖}`` with λ = 1, θ = 1e-2 as printed; x₀ ~ N(0, 0.01 I) (the prior is
   singular at 0); 10,000 iterations (not printed); test split 20 % of Pima (seed 0).
@@ -34,6 +38,10 @@ Choices the text leaves open, and ours
 * Fig. 3: EM step 1e-2 ("very small"; the relaxation time of (4.3) is 4.5), σ = 1 with the eq. (4.1)
   matrix (the text gives no σ; 1 is the §4.1.2 value), 100 runs instead of 10 (to resolve MSE
   ratios; the paper's 10 cannot), x₀ = 0, the mixture's mean by grid quadrature (spacing 0.04).
+* Table 2 / Fig. 2: step 0.05 for every sampler (the text gives none), batch 10, σ = 1 (eq. (4.1));
+  a_i drawn exactly from N([2, 2], 2I) (the paper used MH for this Gaussian); default windows end at
+  2×10⁴, 5×10⁴, 10⁵ iterations (paper: 10⁵, 5×10⁵, 9×10⁵); W2 on 1500 thinned points (paper: 10⁴);
+  3 chains per sampler; MH reference = MALA (step 0.05, 300 steps) from an exact grid draw.
 * Theorem 3.3 study (no counterpart in the paper's experiments): ``V(θ) = Σ_i ½‖θ − c_i‖²``,
   n = 50, d = 16, c_i ~ N(0, I), b = 1, x₀ = 0.
 """
@@ -87,8 +95,18 @@ class LSSettings:
     f4_lam: float = 1.0
     f4_theta: float = 1e-2
     f4_test_fraction: float = 0.2
+    # Table 2 / Fig. 2
+    t2_iters: tuple = (20_000, 50_000, 100_000)
+    t2_window: int = 10_000
+    t2_step: float = 0.05
+    t2_sigma: float = 1.0
+    t2_batch: int = 10
+    t2_chains: int = 3
+    t2_w2_points: int = 1500
+    t2_mh_step: float = 0.05
+    t2_mh_steps: int = 300
     # Fig. 3
-    f3_samples: int = 50_000
+    f3_samples: int = 20_000
     f3_step: float = 1e-2
     f3_sigma: float = 1.0
     f3_runs: int = 100
@@ -100,13 +118,15 @@ class LSSettings:
 
 
 SCALES = {
-    "paper": LSSettings(scale="paper", f1_samples=200_000, f1_runs=1),
+    "paper": LSSettings(scale="paper", f1_samples=200_000, f1_runs=1, f3_samples=100_000, t2_iters=(100_000, 500_000, 900_000),
+                        t2_w2_points=10_000),
     "default": LSSettings(scale="default"),
     "smoke": LSSettings(scale="smoke", thm_sigmas=(1.0,), thm_steps=(2e-3, 5e-3), thm_grid_points=30,
                         thm_dims_gamma=(16,), prop_steps=(1e-4, 3e-4, 1e-3), t3_path_steps=100, t3_every=20,
                         t3_reps=30, f1_samples=3000, f1_factors=(1.0, 0.64), f1_runs=2, f4_iters=1500,
                         f4_burn_in=500, f4_every=250, f4_chains=3,
-                        f3_samples=2000, f3_runs=20, f3_grid_spacing=0.2),
+                        f3_samples=2000, f3_runs=20, f3_grid_spacing=0.2,
+                        t2_iters=(2000, 4000), t2_window=1000, t2_chains=2, t2_w2_points=300, t2_mh_steps=50),
 }
 
 
