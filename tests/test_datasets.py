@@ -4,7 +4,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verify.datasets import data_identity, load, load_builtin, load_libsvm, set_data_path, standardize, train_test_split
+from verify.datasets import (data_identity, load, load_builtin, load_libsvm, set_data_path, standardize,
+                             train_test_split, user_data_names)
 from verify.logistic import LogisticRegressionTarget
 
 FIXTURE = Path(__file__).parent / "data" / "a3a_fixture.libsvm"
@@ -60,14 +61,16 @@ def test_logistic_bad_input():
 
 
 def test_named_data_set_resolves_user_path_then_builtin(monkeypatch):
-    monkeypatch.delenv("SGMCMC_DATA_A3A", raising=False)
+    monkeypatch.delenv("SGMCMC_DATA", raising=False)
     with pytest.raises(ValueError, match="--data a3a="):
         load("a3a")
     set_data_path("a3a", FIXTURE)
+    set_data_path("a3a.t", FIXTURE)
     try:
-        assert load("a3a", n_features=123).X.shape == (12, 123)
+        assert load("a3a", n_features=123).X.shape == (12, 123) and load("a3a.t").name == "a3a.t"
+        assert user_data_names() == ["a3a", "a3a.t"]
         ident = data_identity("a3a")
         assert ident["bytes"] == FIXTURE.stat().st_size and len(ident["sha256"]) == 64
     finally:
-        monkeypatch.delenv("SGMCMC_DATA_A3A", raising=False)
+        monkeypatch.delenv("SGMCMC_DATA", raising=False)
     assert load("pima").name == "pima" and data_identity("pima") == {"name": "pima", "builtin": True}

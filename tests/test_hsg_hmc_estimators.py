@@ -226,6 +226,14 @@ def test_lemma3_harmonic_weight_decays_like_one_over_k():
 
 @pytest.mark.negative_control
 def test_lemma3_check_catches_non_decaying_weight():
-    """Planted bug: ρ_k ≡ 1/2 instead of 1/k (the weight does not decay)."""
-    m, se = _normalized_at(_lemma("constant0.5", 20, np.random.default_rng(8)), 20)
+    """Planted bug: ρ_k stuck at its first value ρ_1 = 1 instead of decaying like 1/k."""
+    m, se = _normalized_at(_lemma("constant1", 20, np.random.default_rng(8)), 20)
     assert not (m + 3 * se < LEMMA3_THRESHOLD), (m, se)
+
+
+def test_mode_crossings_uses_hysteresis():
+    from paper_repro.hsg_hmc.experiments import mode_crossings
+
+    s = np.array([3.0, 0.5, -0.5, 3.0, -3.0, 0.9, -1.2, 2.0])  # labels +, ., ., +, -, ., -, +
+    samples = np.stack([s, np.zeros_like(s)], axis=1)[None]
+    assert mode_crossings(samples, np.array([1.0, 0.0])).tolist() == [2]

@@ -21,15 +21,26 @@ import numpy as np
 
 from .errors import check_finite_array
 
-__all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "standardize",
-           "train_test_split", "BUILTIN"]
+__all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "user_data_names",
+           "standardize", "train_test_split", "BUILTIN"]
 
-#: environment variable prefix for user-given LIBSVM paths: SGMCMC_DATA_A3A=/path/to/a3a
-ENV_PREFIX = "SGMCMC_DATA_"
+BUILTIN = ("pima", "breast_cancer")
+
+#: environment variable holding the user-given LIBSVM paths as JSON ``{"name": "/abs/path", ...}``
+#: (``sgmcmc-verify --data name=path`` sets it; it is inherited by worker processes)
+ENV_VAR = "SGMCMC_DATA"
 
 
-def _env_key(name: str) -> str:
-    return ENV_PREFIX + name.upper().replace("-", "_").replace(".", "_")
+def _user_paths() -> dict:
+    import json
+
+    raw = os.environ.get(ENV_VAR)
+    return json.loads(raw) if raw else {}
+
+
+def user_data_names() -> list[str]:
+    """Names of the data sets given as LIBSVM paths (``--data``), sorted."""
+    return sorted(_user_paths())
 
 
 def set_data_path(name: str, path) -> None:
@@ -40,10 +51,14 @@ def set_data_path(name: str, path) -> None:
     ValueError
         If the path does not exist or is not a file.
     """
+    import json
+
     p = Path(os.fspath(path)).expanduser()
     if not p.is_file():
         raise ValueError(f"data set path {str(p)!r} for {name!r} does not exist or is not a file")
-    os.environ[_env_key(name)] = str(p.resolve())
+    paths = _user_paths()
+    paths[name] = str(p.resolve())
+    os.environ[ENV_VAR] = json.dumps(paths, sort_keys=True)
 
 
 def load(name: str, n_features: int | None = None) -> Dataset:
@@ -55,26 +70,24 @@ def load(name: str, n_features: int | None = None) -> Dataset:
         Neither a registered path nor a built-in data set of that name (the message says how to
         pass a path).
     """
-    path = os.environ.get(_env_key(name))
+    path = _user_paths().get(name)
     if path:
         return load_libsvm(path, n_features=n_features, name=name)
     if name in BUILTIN:
         return load_builtin(name)
     raise ValueError(f"data set {name!r} is not built in ({', '.join(BUILTIN)}); pass its LIBSVM file with "
-                     f"`sgmcmc-verify --data {name}=/path/to/{name} ...` or set {_env_key(name)}")
+                     f"`sgmcmc-verify --data {name}=/path/to/{name} ...`")
 
 
 def data_identity(name: str) -> dict:
     """What identifies the data behind ``name``, for cache keys: the file's path, size and SHA-256 for a
     user path, the package source for a built-in one."""
-    path = os.environ.get(_env_key(name))
+    path = _user_paths().get(name)
     if path:
         import hashlib
         data = Path(path).read_bytes()
         return {"name": name, "path": path, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     return {"name": name, "builtin": True}
-
-BUILTIN = ("pima", "breast_cancer")
 
 
 class Dataset(NamedTuple):

@@ -32,7 +32,7 @@ from verify.runner import run_realizations
 
 from .settings import HSGSettings, get_settings
 
-__all__ = ["lemma_block", "lemma3_constants", "run_lemmas", "make_method", "run_chains", "w2_exact",
+__all__ = ["lemma_block", "lemma3_constants", "run_lemmas", "make_method", "run_chains", "w2_exact", "mode_crossings",
            "w2_sinkhorn", "run_table2", "METHODS", "PRINTED_TABLE2", "SLOPE_TOLERANCE"]
 
 #: The six methods of Table 2, in the paper's row order.
@@ -260,7 +260,11 @@ def w2_exact(x, y) -> float:
     """Exact W2 between two empirical measures of equal weights (``ot.emd2`` on squared distances)."""
     a = np.full(len(x), 1.0 / len(x))
     b = np.full(len(y), 1.0 / len(y))
-    return float(math.sqrt(max(ot.emd2(a, b, ot.dist(x, y), numItermax=10**7), 0.0)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        M = ot.dist(x, y)
+    if not np.all(np.isfinite(M)):  # a chain that left the floating-point range: infinitely far
+        return float("inf")
+    return float(math.sqrt(max(ot.emd2(a, b, M, numItermax=10**7), 0.0)))
 
 
 def w2_sinkhorn(x, y, reg, max_iter, normalize=False) -> dict:
@@ -299,6 +303,23 @@ def _mode_weight(samples, direction):
     return float(np.mean(samples @ direction > 0))
 
 
+def mode_crossings(samples, direction, threshold=1.0):
+    """Mode switches per chain, with hysteresis: (chains, T, d) → (chains,) counts.
+
+    The projection ``s = ⟨x, â⟩`` on the unit vector ``â`` of ``direction`` labels a sample +1 when
+    ``s > threshold`` and −1 when ``s < −threshold``; in between it keeps the previous label. A
+    crossing is a change of label (the two modes sit near ``s ≈ ±2.8``).
+    """
+    a = np.asarray(direction, float)
+    proj = samples @ (a / np.linalg.norm(a))
+    lab = np.where(proj > threshold, 1, np.where(proj < -threshold, -1, 0))
+    out = np.zeros(samples.shape[0], dtype=np.int64)
+    for c in range(samples.shape[0]):
+        l = lab[c][lab[c] != 0]
+        out[c] = int(np.count_nonzero(np.diff(l))) if l.size else 0
+    return out
+
+
 def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
     """Table 2 and Figure 1: grid search, final runs, exact and Sinkhorn W2, noise floor, references.
 
@@ -325,7 +346,7 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
     for mi, name in enumerate(METHODS):
         cfgs = _grid_list(s.t2_grids[name])
         cfg_seeds = tune_seeds[mi].spawn(len(cfgs))
-        best = None
+        ranked = []
         for cfg, cs in zip(cfgs, cfg_seeds):
             rng = np.random.default_rng(cs)
             try:
@@ -333,14 +354,14 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
                 pool = samp.reshape(-1, s.dim)
                 sub = pool[rng.choice(len(pool), size=min(m, len(pool)), replace=False)]
                 w2 = w2_exact(sub, tune_ref)
-                status = "ok"
+                status = "ok" if math.isfinite(w2) else "left the floating-point range (W2 = inf)"
             except DivergenceError as e:
                 w2, ev, status = float("inf"), 0, f"diverged: {e}"
             tuning_rows.append({"method": name, **{k: cfg[k] for k in sorted(cfg)}, "w2_exact_tuning": w2,
                                 "evaluations_per_chain": ev, "status": status})
-            if status == "ok" and (best is None or w2 < best[0]):
-                best = (w2, cfg)
-        chosen[name] = best[1] if best else None
+            if status == "ok":
+                ranked.append((w2, len(ranked), cfg))
+        chosen[name] = [c for _, _, c in sorted(ranked, key=lambda t: t[:2])]
     # final runs with fresh seeds, evaluated against independent exact reference draws
     G = s.t2_groups
     per = s.t2_chains // G
@@ -365,12 +386,15 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
                        "normalized": w2_sinkhorn(xs, ys, s.t2_sinkhorn_reg, s.t2_sinkhorn_max_iter, normalize=True),
                        "exact_same_subsample": w2_exact(xs, ys)}
         w2s, weights = np.array(w2s), np.array(weights)
+        cross = mode_crossings(samp, direction) * (1000.0 / samp.shape[1])  # per 1,000 kept iterations
         se = lambda a: float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else float("nan")  # noqa: E731
         mean_pool = pool.mean(axis=0)
         cov_pool = np.cov(pool.T)
         rows.append({"method": label, **extra, "w2_exact": float(w2s.mean()), "w2_exact_se": se(w2s),
                      "w2_groups": G, "emd_subsample": m, "mode_weight": float(weights.mean()),
                      "mode_weight_se": se(weights), "mode_weight_error": float(abs(weights.mean() - exact_weight)),
+                     "crossings_per_1000": float(cross.mean()), "crossings_per_1000_se": se(cross),
+                     "chains_visiting_both_modes": float(np.mean(mode_crossings(samp, direction) > 0)),
                      "mean_x": float(mean_pool[0]), "mean_y": float(mean_pool[1]), "cov_xx": float(cov_pool[0, 0]),
                      "cov_xy": float(cov_pool[0, 1]), "cov_yy": float(cov_pool[1, 1]),
                      "sinkhorn_cost_normalized": sink[label]["normalized"]["cost"],
@@ -378,10 +402,21 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
         idx = rng_w2.choice(len(pool), size=min(3000, len(pool)), replace=False)
         samples_rows.extend({"method": label, "x": float(p[0]), "y": float(p[1])} for p in pool[idx])
 
+    fallbacks = {}
     for mi, name in enumerate(METHODS):
-        cfg = chosen[name]
         rng = np.random.default_rng(final_seeds[mi])
-        samp, ev = run_chains(make_method(name, target, cfg), s.t2_chains, s.t2_iterations, rng, keep)
+        fallbacks[name] = []
+        for cfg in chosen[name]:  # best tuning W2 first; a final run that diverges falls back to the next
+            try:
+                samp, ev = run_chains(make_method(name, target, cfg), s.t2_chains, s.t2_iterations, rng, keep)
+            except DivergenceError as e:
+                fallbacks[name].append({"config": cfg, "error": str(e)})
+                continue
+            if np.all(np.isfinite(samp)):
+                break
+            fallbacks[name].append({"config": cfg, "error": "non-finite samples"})
+        else:
+            raise DivergenceError(name, s.t2_iterations, {"grid": s.t2_grids[name]}, s.t2_chains)
         evaluate(name, samp, {"hyperparameters": ";".join(f"{k}={cfg[k]:g}" for k in sorted(cfg)),
                               "iterations": s.t2_iterations, "kept_per_chain": keep, "chains": s.t2_chains,
                               "gradient_evaluations_per_chain": ev, "data_passes_per_chain": ev / s.n_data})
@@ -434,7 +469,8 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
         "grid": {"cells": s.grid_cells, "lower": list(s.grid_lower), "upper": list(s.grid_upper),
                  "mean": grid.mean.tolist(), "cov": grid.cov.tolist(), "mass_at_boundary": grid.mass_at_boundary,
                  "exact_mode_weight": exact_weight, "mode_direction": direction.tolist()},
-        "chosen": chosen, "grids": {k: {kk: list(vv) for kk, vv in v.items()} for k, v in s.t2_grids.items()},
+        "chosen": {k: (v[0] if v else None) for k, v in chosen.items()}, "ranked_by_tuning_w2": chosen,
+        "final_fallbacks": fallbacks, "grids": {k: {kk: list(vv) for kk, vv in v.items()} for k, v in s.t2_grids.items()},
         "selection": "min exact W2 (ot.emd2, subsample) of a tuning run vs an exact reference set",
         "sinkhorn": sink, "sinkhorn_reg": s.t2_sinkhorn_reg, "sinkhorn_subsample": s.t2_sinkhorn_subsample,
         "noise_floor": {"mean": float(floor.mean()), "values": floor.tolist()},

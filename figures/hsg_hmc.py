@@ -1,0 +1,207 @@
+"""HSG-HMC figures, drawn from ``results/hsg_hmc/*.csv|json`` only.
+
+``lemma2.png``  Lemma 2 gap (measured LHS − RHS) vs k, every schedule and step size (must be <= 0);
+``lemma3.png``  E‖g^(k) − ∇f(x^(k))‖² vs k for ρ_k = 1/k, the periodic reset, ρ ≡ 0, ρ ≡ 1, with
+                the first term 2G²/k of (10) and the full bound (10) with the target's constants;
+``table2.png``  measured exact W2 per method ± s.e., the exact-vs-exact noise floor, the printed
+                Table 2 values and the max-normalized Sinkhorn cost;
+``figure1.png`` 2-D sample densities of every method (Figure 1) against the exact density contours;
+``complexity.png`` gradients to reach W2 ≤ ε vs 1/ε (Table 1), exact moments on a quadratic target;
+``blr.png``     test NLL vs data passes, Bayesian logistic regression (Figure 2) on built-in data sets.
+
+``python -m figures.hsg_hmc [--results results/hsg_hmc] [--out figures/out/hsg_hmc]``.
+Data set: the synthetic mixture of the seed (N = 500, d = 2, a_i from a stated seed).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from verify.io import read_csv, read_json  # noqa: E402
+
+__all__ = ["draw_all"]
+
+METHODS = ("SGLD", "SGHMC", "SG-UL-MCMC", "SVRG-LD", "SRVR-HMC", "HSG-HMC")
+
+
+def _save(fig, out: Path, name: str) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in ("png", "pdf"):
+        p = out / f"{name}.{ext}"
+        fig.savefig(p, dpi=130, bbox_inches="tight")
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def _lemma_figures(res: Path, out: Path) -> list[Path]:
+    rows = read_csv(res / "lemma.csv")
+    meta = read_json(res / "lemma.json")
+    steps = sorted({r["step_size"] for r in rows})
+    scheds = list(dict.fromkeys(r["schedule"] for r in rows))
+    colors = dict(zip(scheds, sns.color_palette("colorblind", len(scheds))))
+    paths = []
+    fig, axes = plt.subplots(1, len(steps), figsize=(4.2 * len(steps), 3.4), squeeze=False)
+    for ax, h in zip(axes[0], steps):
+        for sc in scheds:
+            rr = [r for r in rows if r["step_size"] == h and r["schedule"] == sc and r["k"] > 0]
+            k = np.array([r["k"] for r in rr])
+            g = np.array([r["lemma2_gap"] for r in rr])
+            se = np.array([r["lemma2_gap_se"] for r in rr])
+            ax.plot(k, g, color=colors[sc], lw=1, label=sc)
+            ax.fill_between(k, g - 3 * se, g + 3 * se, color=colors[sc], alpha=0.2, lw=0)
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("k")
+        ax.set_title(f"Lemma 2 gap (LHS − RHS), η = {h:g}", fontsize=9)
+    axes[0][0].set_ylabel("gap (must be ≤ 0), ±3 s.e.")
+    axes[0][0].legend(fontsize=7, frameon=False)
+    paths += _save(fig, out, "lemma2")
+    fig, axes = plt.subplots(1, len(steps), figsize=(4.2 * len(steps), 3.6), squeeze=False)
+    for ax, h in zip(axes[0], steps):
+        c = meta["constants"][f"{h:g}"]
+        for sc in scheds:
+            rr = [r for r in rows if r["step_size"] == h and r["schedule"] == sc and r["k"] > 0]
+            k = np.array([r["k"] for r in rr])
+            ax.loglog(k, [r["mse"] for r in rr], color=colors[sc], lw=1.2, label=sc)
+        rr = [r for r in rows if r["step_size"] == h and r["schedule"] == "harmonic" and r["k"] > 0]
+        k = np.array([r["k"] for r in rr])
+        ax.loglog(k, [r["sigma2"] for r in rr], "k:", lw=1, label="one-sample variance σ²(x_k)")
+        ax.loglog(k, 2 * c["G2"] / k, "k--", lw=0.8, label="2G²/k (first term of (10))")
+        ax.loglog(k, [r["bound10"] for r in rr], color="grey", lw=0.8, label="bound (10), own constants")
+        ax.set_xlabel("k")
+        ax.set_title(f"η = {h:g} (γ = {c['friction']:.3g}); (9) needs η ≤ {c['condition9_max_step']:.1e}", fontsize=8)
+    axes[0][0].set_ylabel("E‖g^(k) − ∇f(x^(k))‖²")
+    axes[0][0].legend(fontsize=6.5, frameon=False)
+    paths += _save(fig, out, "lemma3")
+    return paths
+
+
+def _table2_figures(res: Path, out: Path) -> list[Path]:
+    rows = {r["method"]: r for r in read_csv(res / "table2.csv")}
+    meta = read_json(res / "table2.json")
+    floor = next(r for k, r in rows.items() if k.startswith("noise floor"))
+    paths = []
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    labels = list(METHODS) + ["HMC (MH reference)"]
+    y = [rows[m]["w2_exact"] for m in labels]
+    e = [3 * rows[m]["w2_exact_se"] for m in labels]
+    ax[0].bar(range(len(labels)), y, yerr=e, color=sns.color_palette("colorblind", len(labels)), capsize=3)
+    ax[0].axhspan(floor["w2_exact"] - 3 * floor["w2_exact_se"], floor["w2_exact"] + 3 * floor["w2_exact_se"],
+                  color="grey", alpha=0.3, label="exact-vs-exact noise floor ±3 s.e.")
+    ax[0].set_xticks(range(len(labels)), labels, rotation=35, ha="right", fontsize=7)
+    ax[0].set_ylabel(f"exact W2 (emd, {int(floor['emd_subsample'])} pts), ±3 s.e.")
+    ax[0].legend(fontsize=7, frameon=False)
+    pr = [meta["printed"][m] for m in METHODS]
+    sk = [rows[m]["sinkhorn_cost_normalized"] for m in METHODS]
+    xs = np.arange(len(METHODS))
+    ax[1].semilogy(xs, pr, "ko", label="Table 2 as printed")
+    ax[1].semilogy(xs, sk, "s", color="C1", label=f"Sinkhorn cost, cost/max, reg {meta['sinkhorn_reg']:g}")
+    ax[1].semilogy(xs, [rows[m]["w2_exact"] for m in METHODS], "^", color="C0", label="exact W2 (ours)")
+    ax[1].axhline(floor["sinkhorn_cost_normalized"], color="C1", ls=":", lw=1, label="Sinkhorn (cost/max) floor")
+    ax[1].set_xticks(xs, METHODS, rotation=35, ha="right", fontsize=7)
+    ax[1].legend(fontsize=6.5, frameon=False)
+    ax[1].set_title("printed vs measured", fontsize=9)
+    paths += _save(fig, out, "table2")
+    # Figure 1
+    samples = read_csv(res / "figure1_samples.csv")
+    grid = read_csv(res / "figure1_grid.csv")
+    gx = np.array(sorted({r["x"] for r in grid}))
+    gy = np.array(sorted({r["y"] for r in grid}))
+    Z = np.zeros((gx.size, gy.size))
+    ix = {v: i for i, v in enumerate(gx)}
+    iy = {v: i for i, v in enumerate(gy)}
+    for r in grid:
+        Z[ix[r["x"]], iy[r["y"]]] = r["prob"]
+    panels = list(METHODS) + ["HMC (MH reference)"]
+    fig, axes = plt.subplots(2, 4, figsize=(13, 6.2))
+    lim = (-6, 7)
+    for ax_, m in zip(axes.ravel(), panels + ["exact"]):
+        if m == "exact":
+            ax_.pcolormesh(gx, gy, Z.T, cmap="viridis", shading="auto")
+            ax_.set_title(f"exact density (mode weight {meta['grid']['exact_mode_weight']:.3f})", fontsize=8)
+        else:
+            pts = np.array([[r["x"], r["y"]] for r in samples if r["method"] == m])
+            ax_.hist2d(pts[:, 0], pts[:, 1], bins=60, range=[lim, lim], cmap="viridis")
+            ax_.set_title(f"{m}: W2 {rows[m]['w2_exact']:.3f}, mode wt {rows[m]['mode_weight']:.2f}, "
+                          f"switches/1k it {rows[m]['crossings_per_1000']:.2f}", fontsize=7)
+        ax_.contour(gx, gy, Z.T, levels=np.quantile(Z[Z > 0], [0.9, 0.99, 0.999]), colors="r", linewidths=0.6)
+        ax_.set_xlim(lim)
+        ax_.set_ylim(lim)
+    paths += _save(fig, out, "figure1")
+    return paths
+
+
+def _complexity_figure(res: Path, out: Path) -> list[Path]:
+    rows = read_csv(res / "complexity.csv")
+    fits = read_json(res / "complexity.json")["fits"]
+    fig, ax = plt.subplots(figsize=(5.4, 3.9))
+    for lab in dict.fromkeys(r["method"] for r in rows):
+        rr = [r for r in rows if r["method"] == lab and np.isfinite(r["evaluations"])]
+        f = fits[lab]
+        ax.loglog([1 / r["epsilon"] for r in rr], [r["evaluations"] for r in rr], "o-",
+                  label=f"{lab}: slope {f.get('exponent', float('nan')):.2f} (Table 1: {f['table_exponent']:g})")
+    ax.set_xlabel("1/ε (W2 ≤ ε, Bures lower bound on exact moments)")
+    ax.set_ylabel("stochastic gradients (best step size)")
+    ax.set_title("Table 1 on a quadratic target (n = 50, d = 2)", fontsize=9)
+    ax.legend(fontsize=6.5, frameon=False)
+    return _save(fig, out, "complexity")
+
+
+def _blr_figure(res: Path, out: Path) -> list[Path]:
+    rows = read_csv(res / "blr.csv")
+    dss = list(dict.fromkeys(r["dataset"] for r in rows))
+    fig, axes = plt.subplots(1, len(dss), figsize=(4.8 * len(dss), 3.6), squeeze=False)
+    for ax, ds in zip(axes[0], dss):
+        for m in METHODS:
+            rr = [r for r in rows if r["dataset"] == ds and r["method"] == m]
+            if not rr:
+                continue
+            x = np.array([r["passes"] for r in rr])
+            y = np.array([r["test_nll"] for r in rr])
+            e = np.array([r["test_nll_se"] for r in rr])
+            ax.plot(x, y, label=f"{m} ({rr[0]['hyperparameters']})")
+            ax.fill_between(x, y - 2 * e, y + 2 * e, alpha=0.2, lw=0)
+        ax.set_xlabel("data passes")
+        ax.set_title(f"{ds} (built-in; the paper used LIBSVM sets)", fontsize=9)
+    axes[0][0].set_ylabel("test NLL of the running predictive mean")
+    axes[0][0].legend(fontsize=5.5, frameon=False)
+    return _save(fig, out, "blr")
+
+
+def draw_all(results_dir, out_dir) -> list[Path]:
+    """Draw every HSG-HMC figure whose results exist; returns the written paths."""
+    res, out = Path(results_dir), Path(out_dir)
+    paths = []
+    if (res / "lemma.csv").exists():
+        paths += _lemma_figures(res, out)
+    if (res / "table2.csv").exists():
+        paths += _table2_figures(res, out)
+    if (res / "complexity.csv").exists():
+        paths += _complexity_figure(res, out)
+    if (res / "blr.csv").exists():
+        paths += _blr_figure(res, out)
+    return paths
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m figures.hsg_hmc", description=__doc__)
+    p.add_argument("--results", default="results/hsg_hmc")
+    p.add_argument("--out", default="figures/out/hsg_hmc")
+    a = p.parse_args(argv)
+    for path in draw_all(a.results, a.out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

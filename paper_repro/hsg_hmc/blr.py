@@ -1,0 +1,118 @@
+"""HSG-HMC Figure 2: Bayesian logistic regression, test NLL vs data passes for the six methods.
+
+Built-in data sets by default (pima, breast_cancer; :mod:`verify.datasets`), LIBSVM files by path
+(``sgmcmc-verify --data a9a=PATH [--data a9a.t=PATH] ...``: every data set given that way is added,
+with ``NAME.t`` as its test split when given, a random split otherwise; the paper's files are not shipped). Experiments never plot; ``figures/hsg_hmc.py`` reads ``blr.csv`` and ``blr.json``.
+
+References
+----------
+HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: § "Bayesian Logistic Regression", Figure 2, Table 3.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+
+from verify.datasets import load as load_data, standardize, train_test_split, user_data_names
+from verify.errors import DivergenceError
+from verify.io import write_csv, write_json
+from verify.logistic import LogisticRegressionTarget
+
+from .experiments import METHODS, make_method
+from .settings import get_blr_settings
+
+__all__ = ["blr_run", "run_blr"]
+
+
+def data_names(s) -> list[str]:
+    """The built-in data sets of the settings plus every user-given LIBSVM set (``--data``), test files excluded."""
+    user = [n for n in user_data_names() if not n.endswith(".t")]
+    return list(s.datasets) + [n for n in user if n not in s.datasets]
+
+
+def _data(name, s):
+    if name + ".t" in user_data_names():  # the LIBSVM page's own train / test files
+        tr = load_data(name)
+        te = load_data(name + ".t", n_features=tr.X.shape[1])
+    else:
+        tr, te = train_test_split(load_data(name), s.test_fraction, s.seed)
+    return standardize(tr, te)
+
+
+def blr_run(sampler, target, Xte, yte, chains, passes, every, rng):
+    """Run ``chains`` chains from 0; test NLL of the running predictive average at every ``every`` passes.
+
+    Returns
+    -------
+    passes_at : (m,) ndarray; nll : (chains, m) ndarray
+    """
+    state = sampler.init(np.zeros((chains, target.dim)))
+    psum = np.zeros((chains, yte.size))
+    steps, evals = 0, 0
+    marks = np.arange(every, passes + 1e-9, every)
+    out, at = [], []
+    j = 0
+    while j < marks.size:
+        state, info = sampler.step(state, rng)
+        evals += info.evaluations
+        steps += 1
+        psum += target.predictive(state.position, Xte)
+        if evals / target.n >= marks[j] - 1e-12:
+            p = np.clip(psum / steps, 1e-12, 1 - 1e-12)
+            out.append(-np.mean(yte[None] * np.log(p) + (1 - yte[None]) * np.log1p(-p), axis=1))
+            at.append(evals / target.n)
+            j += 1
+    return np.array(at), np.stack(out, axis=1)
+
+
+def _grid(g, n):
+    keys = sorted(g)
+    for vals in itertools.product(*(g[k] for k in keys)):
+        cfg = dict(zip(keys, vals))
+        if cfg.get("outer_batch_size") == 0:
+            cfg["outer_batch_size"] = n
+        yield cfg
+
+
+def run_blr(scale, out_dir, n_jobs=1, backend=None, progress=None):
+    """Figure 2 on the configured data sets; writes ``blr.csv`` and ``blr.json``."""
+    s = get_blr_settings(scale)
+    rows, meta = [], {"chosen": {}, "data": {}, "prior_precision": s.prior_precision}
+    root = np.random.SeedSequence(s.seed)
+    names = data_names(s)
+    for di, (name, ss) in enumerate(zip(names, root.spawn(len(names)))):
+        tr, te = _data(name, s)
+        target = LogisticRegressionTarget(tr.X, tr.y, s.prior_precision)
+        label = name.split("=", 1)[0]
+        meta["data"][label] = {"n_train": int(tr.y.size), "n_test": int(te.y.size), "dim": int(target.dim),
+                               "source": tr.source}
+        ms = ss.spawn(len(METHODS))
+        for mi, method in enumerate(METHODS):
+            tune_ss, final_ss = ms[mi].spawn(2)
+            best, tried = None, []
+            for cfg, cs in zip(_grid(s.grids[method], target.n), tune_ss.spawn(64)):
+                try:
+                    _, nll = blr_run(make_method(method, target, cfg), target, te.X, te.y, s.chains, s.passes,
+                                     s.checkpoint_every, np.random.default_rng(cs))
+                    val = float(nll[:, -1].mean())
+                except DivergenceError:
+                    val = float("inf")
+                tried.append({**cfg, "final_test_nll": val})
+                if math.isfinite(val) and (best is None or val < best[0]):
+                    best = (val, cfg)
+            meta["chosen"][f"{label}|{method}"] = {"chosen": best[1] if best else None, "grid": tried}
+            if best is None:
+                continue
+            at, nll = blr_run(make_method(method, target, best[1]), target, te.X, te.y, s.chains, s.passes,
+                              s.checkpoint_every, np.random.default_rng(final_ss))
+            for j in range(at.size):
+                rows.append({"dataset": label, "method": method, "passes": float(at[j]),
+                             "test_nll": float(nll[:, j].mean()),
+                             "test_nll_se": float(nll[:, j].std(ddof=1) / math.sqrt(nll.shape[0])),
+                             "hyperparameters": ";".join(f"{k}={v:g}" for k, v in sorted(best[1].items()))})
+    out = Path(out_dir)
+    write_csv(out / "blr.csv", rows)
+    write_json(out / "blr.json", meta)
