@@ -60,6 +60,22 @@ def main(argv=None):
             # SVRG-LD pays a full pass every n steps; over 200 steps at n >= 1e3 it is mostly the 2b-evaluation steps
             row.append(f"{chain_steps_per_second(m, targets[n], steps=100, repeats=2):11.3e}")
         print(f"{m:8s} " + " ".join(row))
+    print("\n## Laplacian smoothing A_sigma^-1 v and A_sigma^-1/2 v by FFT (LS-SGLD eq. (2.8)), 10 chains, sigma = 1")
+    print("# time per application; O(d log d) means time / (d log2 d) stays roughly flat")
+    from analytic.laplacian import apply_inverse, apply_inverse_sqrt
+    print(f"{'d':>9s} {'inverse (s)':>12s} {'inv-sqrt (s)':>13s} {'ns / (d log2 d)':>16s}")
+    for d in (10**3, 10**4, 10**5, 10**6):
+        v = np.random.default_rng(0).standard_normal((10, d))
+        reps = max(3, int(2e6 // d))
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            apply_inverse(v, 1.0)
+        ti = (time.perf_counter() - t0) / reps
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            apply_inverse_sqrt(v, 1.0)
+        ts = (time.perf_counter() - t0) / reps
+        print(f"{d:9d} {ti:12.3e} {ts:13.3e} {1e9 * ti / (10 * d * np.log2(d)):16.2f}")
     if not a.skip_figure:
         print("\n## EWSG Figure 1 at paper scale (10,000 realizations, all six panels), n_jobs = 2")
         t0 = time.perf_counter()
