@@ -155,20 +155,23 @@ def test_mixture_gradients_and_constants(mixture):
 
 @pytest.mark.statistical
 def test_hmc_reference_agrees_with_grid_quadrature(mixture):
+    """The MH-corrected HMC reference and the grid-quadrature reference describe the same law.
+
+    800 independent chains start from exact grid draws and take 100 HMC steps; a correct MH kernel
+    keeps them exactly distributed as the target, so their W2 to a fresh exact sample is distributed
+    like the exact-vs-exact W2 (the floor, 30 replicates). Pass if it is below the floor's mean + 4 s.d.
+    (Starting all chains at one point, as an earlier version did, measured how 40 chains split
+    between the modes rather than the kernel: it passed on 80 % of seeds only.)
+    """
     grid = grid_density(mixture, cells=200)
     assert grid.mass_at_boundary < 1e-8
-    hmc = HMC(mixture, 0.3, 5)
     rng = np.random.default_rng(11)
-    st = hmc.init(np.zeros((40, 2)))
-    out = []
-    for it in range(600):
+    hmc = HMC(mixture, 0.3, 5)
+    st = hmc.init(sample_from_grid(grid, 800, rng))
+    for _ in range(100):
         st, _ = hmc.step(st, rng)
-        if it >= 200 and it % 2 == 0:
-            out.append(st.position)
-    hs = np.concatenate(out)[rng.choice(8000, 800, replace=False)]
-    floor = [w2_exact(sample_from_grid(grid, 800, rng), sample_from_grid(grid, 800, rng)) for _ in range(6)]
-    w = w2_exact(hs, sample_from_grid(grid, 800, rng))
-    # the HMC sample must be within the spread of exact-vs-exact distances (+4 s.d.)
+    floor = [w2_exact(sample_from_grid(grid, 800, rng), sample_from_grid(grid, 800, rng)) for _ in range(30)]
+    w = w2_exact(st.position, sample_from_grid(grid, 800, rng))
     assert w < np.mean(floor) + 4 * np.std(floor, ddof=1), (w, floor)
 
 
@@ -178,7 +181,7 @@ def test_hmc_reference_check_catches_wrong_target(mixture):
     grid = grid_density(mixture, cells=200)
     rng = np.random.default_rng(11)
     bad = sample_from_grid(grid, 800, rng) * np.array([-1.0, -1.0])
-    floor = [w2_exact(sample_from_grid(grid, 800, rng), sample_from_grid(grid, 800, rng)) for _ in range(6)]
+    floor = [w2_exact(sample_from_grid(grid, 800, rng), sample_from_grid(grid, 800, rng)) for _ in range(30)]
     w = w2_exact(bad, sample_from_grid(grid, 800, rng))
     assert w > np.mean(floor) + 4 * np.std(floor, ddof=1)
 
