@@ -1,12 +1,10 @@
 """EWSG Figure 1 (panels a–f), drawn from ``results/ewsg/*.csv`` and ``rates.json`` only.
 
-``python -m figures.ewsg [--results results/ewsg] [--out figures/out/ewsg]`` writes
+``sgmcmc-verify figures ewsg [--results results] [--out figures/out]`` writes
 ``fig1a.png`` … ``fig1f.png`` and the same as PDF.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -71,7 +69,7 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     Raises
     ------
     FileNotFoundError
-        If a results file is missing (run ``python -m paper_repro.ewsg run`` first).
+        If a results file is missing (run ``sgmcmc-verify run ewsg`` first).
     """
     res, out = Path(results), Path(out)
     sns.set_theme(style="whitegrid", context="paper")
@@ -135,16 +133,3 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     paths += _save(fig, out, "fig1f")
     return paths
 
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m figures.ewsg", description=__doc__)
-    p.add_argument("--results", default="results/ewsg")
-    p.add_argument("--out", default="figures/out/ewsg")
-    a = p.parse_args(argv)
-    for path in draw_all(a.results, a.out):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,13 +9,11 @@
 ``complexity.png`` gradients to reach W2 ≤ ε vs 1/ε (Table 1), exact moments on a quadratic target;
 ``blr.png``     test NLL vs data passes, Bayesian logistic regression (Figure 2) on built-in data sets.
 
-``python -m figures.hsg_hmc [--results results/hsg_hmc] [--out figures/out/hsg_hmc]``.
+``sgmcmc-verify figures hsg_hmc``.
 Data set: the synthetic mixture of the seed (N = 500, d = 2, a_i from a stated seed).
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -192,16 +190,3 @@ def draw_all(results_dir, out_dir) -> list[Path]:
         paths += _blr_figure(res, out)
     return paths
 
-
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m figures.hsg_hmc", description=__doc__)
-    p.add_argument("--results", default="results/hsg_hmc")
-    p.add_argument("--out", default="figures/out/hsg_hmc")
-    a = p.parse_args(argv)
-    for path in draw_all(a.results, a.out):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

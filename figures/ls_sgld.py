@@ -1,13 +1,11 @@
 """LS-SGLD (seed ``004_8438bd4b543e0fc4.txt``) figures, drawn from ``results/ls_sgld/`` only.
 
-``python -m figures.ls_sgld [--results results/ls_sgld] [--out figures/out/ls_sgld]`` writes
+``sgmcmc-verify figures ls_sgld`` writes
 ``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig4`` (PNG + PDF) for whichever result
 files exist.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -269,16 +267,3 @@ def draw_all(results_dir, out_dir) -> list[Path]:
             paths += fn(res, out)
     return paths
 
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--results", default="results/ls_sgld")
-    ap.add_argument("--out", default="figures/out/ls_sgld")
-    a = ap.parse_args(argv)
-    for p in draw_all(a.results, a.out):
-        print(p)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
