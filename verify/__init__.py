@@ -8,6 +8,8 @@ samplers    integrators composed with an estimator (SGLD, pSGLD, SGHMC/EWSG/FG, 
 runner      realizations in blocks, seeded from one SeedSequence, parallel with joblib
 metrics     KL, W2, MSE of time averages
 rates       log-log slope fits with bootstrap intervals, the joint fit of Theorem 4.3's bound
+claims      the ledger; experiments: registry and keyed result store; report; baseline; cli
 """
-__all__ = ["errors", "targets", "estimators", "samplers", "exponential", "mcmc", "runner", "metrics", "rates", "io",
+__all__ = ["errors", "targets", "logistic", "datasets", "estimators", "samplers", "exponential", "mcmc",
+           "ls_samplers", "ls_targets", "hsg_estimators", "mixture_targets", "runner", "metrics", "rates", "io",
            "claims", "experiments", "report", "baseline", "cli"]
