@@ -1,7 +1,8 @@
 """Settings of the LS-SGLD experiments (seed ``004_8438bd4b543e0fc4.txt``) as frozen data.
 
 Three scales. ``paper`` holds the published settings where the text gives them; ``default`` is what
-``make figures`` runs (about a minute with n_jobs = 2); ``smoke`` keeps every output's shape at
+``make figures`` runs (239 s in all with n_jobs = 2, measured in `sgmcmc-verify verify --scale default` while
+a calibration shared the 2-core machine; Table 2 136.6 s, Fig. 1 55.3 s, Fig. 3 35.1 s); ``smoke`` keeps every output's shape at
 a size that runs in seconds (tests, CI).
 
 What ``default`` reduces relative to ``paper``
