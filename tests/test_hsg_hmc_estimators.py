@@ -10,7 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from paper_repro.hsg_hmc.experiments import lemma_block, w2_exact
+from paper_repro.hsg_hmc.experiments import lemma_block
+from verify.transport import w2_exact
 from verify.exponential import sg_ul_mcmc
 from verify.hsg_estimators import HybridGradient, RecursiveGradient, hsg_hmc, periodic_reset_period, srvr_hmc
 from verify.mcmc import HMC

@@ -16,7 +16,6 @@ import math
 from pathlib import Path
 
 import numpy as np
-import ot
 from scipy.special import expit
 
 from verify import samplers as S
@@ -29,11 +28,12 @@ from verify.mixture_targets import (assumption_constants, gaussian_mixture_targe
                                     sample_from_grid)
 from verify.rates import fit_slope
 from verify.runner import run_realizations
+from verify.transport import w2_exact, w2_many, w2_sinkhorn
 
 from .settings import HSGSettings, get_settings
 
-__all__ = ["lemma_block", "lemma3_constants", "run_lemmas", "make_method", "run_chains", "w2_exact", "mode_crossings",
-           "w2_sinkhorn", "run_table2", "METHODS", "PRINTED_TABLE2", "SLOPE_TOLERANCE"]
+__all__ = ["lemma_block", "lemma3_constants", "run_lemmas", "make_method", "run_chains", "mode_crossings",
+           "run_table2", "METHODS", "PRINTED_TABLE2", "SLOPE_TOLERANCE"]
 
 #: The six methods of Table 2, in the paper's row order.
 METHODS = ("SGLD", "SGHMC", "SG-UL-MCMC", "SVRG-LD", "SRVR-HMC", "HSG-HMC")
@@ -256,38 +256,6 @@ def run_chains(sampler, chains, iterations, rng, keep_last):
     return out, ev
 
 
-def w2_exact(x, y) -> float:
-    """Exact W2 between two empirical measures of equal weights (``ot.emd2`` on squared distances)."""
-    a = np.full(len(x), 1.0 / len(x))
-    b = np.full(len(y), 1.0 / len(y))
-    with np.errstate(over="ignore", invalid="ignore"):
-        M = ot.dist(x, y)
-    if not np.all(np.isfinite(M)):  # a chain that left the floating-point range: infinitely far
-        return float("inf")
-    return float(math.sqrt(max(ot.emd2(a, b, M, numItermax=10**7), 0.0)))
-
-
-def w2_sinkhorn(x, y, reg, max_iter, normalize=False) -> dict:
-    """Entropic W2 by log-domain Sinkhorn (POT ``method="sinkhorn_log"``) at penalty ``reg``.
-
-    ``normalize=True`` divides the squared-distance cost by its maximum first (POT tutorials'
-    habit) and reports the transport cost on that scale; ``w2`` is the square root of the cost
-    on the raw scale either way. Returns ``{"cost", "w2", "iterations", "final_err", "cost_max"}``.
-    """
-    a = np.full(len(x), 1.0 / len(x))
-    b = np.full(len(y), 1.0 / len(y))
-    M = ot.dist(x, y)
-    mx = float(M.max())
-    Mu = M / mx if normalize else M
-    with np.errstate(over="ignore"):
-        cost, log = ot.sinkhorn2(a, b, Mu, reg, method="sinkhorn_log", numItermax=max_iter, stopThr=1e-9, log=True)
-    cost = float(cost)
-    err = log.get("err", [])
-    return {"cost": cost, "w2": math.sqrt(max(cost * (mx if normalize else 1.0), 0.0)),
-            "iterations": int(log.get("niter", max_iter)), "final_err": float(err[-1]) if len(err) else float("nan"),
-            "cost_max": mx}
-
-
 def _pad(rows):
     """Give every row the union of the keys (missing entries NaN), in first-seen order."""
     keys = list(dict.fromkeys(k for r in rows for k in r))
@@ -327,6 +295,11 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
     ``table2_tuning.csv`` (every grid point), ``table2.json`` (grid density summary, reference
     agreement, Sinkhorn diagnostics, choices), ``figure1_samples.csv`` (a subsample of each method's
     kept samples) and ``figure1_grid.csv`` (the exact density on a coarse grid).
+
+    The chains run in this process; every transport problem (one ``ot.emd2`` per tuning point,
+    per group of chains and per floor replicate; two Sinkhorn problems per method) is drawn first
+    and then solved in parallel over ``n_jobs`` joblib workers (:func:`verify.transport.w2_many`),
+    so the numbers do not depend on ``n_jobs``.
     """
     s = get_settings(scale)
     out = Path(out_dir)
@@ -341,64 +314,64 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
     tune_ref = sample_from_grid(grid, m, rng_ref)
     keep_tune = s.t2_tune_iterations // 2
     keep = s.t2_iterations // 2
-    tuning_rows, chosen = [], {}
+    solve = functools.partial(w2_many, n_jobs=n_jobs, backend=backend)
+    # ---- grid search: run every configuration, then solve the tuning transport problems together
+    tuning_rows, tuning_tasks, chosen = [], [], {}
     tune_seeds = ss_tune.spawn(len(METHODS))
     for mi, name in enumerate(METHODS):
         cfgs = _grid_list(s.t2_grids[name])
-        cfg_seeds = tune_seeds[mi].spawn(len(cfgs))
-        ranked = []
-        for cfg, cs in zip(cfgs, cfg_seeds):
+        for cfg, cs in zip(cfgs, tune_seeds[mi].spawn(len(cfgs))):
             rng = np.random.default_rng(cs)
+            row = {"method": name, **{k: cfg[k] for k in sorted(cfg)}}
             try:
                 samp, ev = run_chains(make_method(name, target, cfg), s.t2_chains, s.t2_tune_iterations, rng, keep_tune)
                 pool = samp.reshape(-1, s.dim)
                 sub = pool[rng.choice(len(pool), size=min(m, len(pool)), replace=False)]
-                w2 = w2_exact(sub, tune_ref)
-                status = "ok" if math.isfinite(w2) else "left the floating-point range (W2 = inf)"
+                row.update({"evaluations_per_chain": ev, "_task": len(tuning_tasks)})
+                tuning_tasks.append((w2_exact, (sub, tune_ref), {}))
             except DivergenceError as e:
-                w2, ev, status = float("inf"), 0, f"diverged: {e}"
-            tuning_rows.append({"method": name, **{k: cfg[k] for k in sorted(cfg)}, "w2_exact_tuning": w2,
-                                "evaluations_per_chain": ev, "status": status})
-            if status == "ok":
-                ranked.append((w2, len(ranked), cfg))
-        chosen[name] = [c for _, _, c in sorted(ranked, key=lambda t: t[:2])]
-    # final runs with fresh seeds, evaluated against independent exact reference draws
+                row.update({"w2_exact_tuning": float("inf"), "evaluations_per_chain": 0, "status": f"diverged: {e}"})
+            tuning_rows.append((cfg, row))
+    tuned = solve(tuning_tasks)
+    ranked = {name: [] for name in METHODS}
+    for cfg, row in tuning_rows:
+        if "_task" in row:
+            w2 = tuned[row.pop("_task")]
+            row["w2_exact_tuning"] = w2
+            row["status"] = "ok" if math.isfinite(w2) else "left the floating-point range (W2 = inf)"
+            if math.isfinite(w2):
+                ranked[row["method"]].append((w2, len(ranked[row["method"]]), cfg))
+    chosen = {name: [c for _, _, c in sorted(ranked[name], key=lambda t: t[:2])] for name in METHODS}
+    tuning_rows = [row for _, row in tuning_rows]
+    # ---- final runs with fresh seeds, evaluated against independent exact reference draws
     G = s.t2_groups
-    per = s.t2_chains // G
     final_seeds = ss_final.spawn(len(METHODS) + 1)
     rng_w2 = np.random.default_rng(ss_w2)
-    rows, samples_rows, sink = [], [], {}
-    pooled = {}
+    ms = s.t2_sinkhorn_subsample
+    tasks, pending, samples_rows = [], [], []
+
+    def sinkhorn_tasks(xs, ys):
+        kw = {"max_iter": s.t2_sinkhorn_max_iter}
+        j = len(tasks)
+        tasks.extend([(w2_sinkhorn, (xs, ys, s.t2_sinkhorn_reg), kw),
+                      (w2_sinkhorn, (xs, ys, s.t2_sinkhorn_reg), {**kw, "normalize": True}),
+                      (w2_exact, (xs, ys), {})])
+        return j
 
     def evaluate(label, samp, extra):
-        w2s, weights = [], []
+        """Draw this method's transport problems (groups of chains vs fresh exact references)."""
+        per = samp.shape[0] // G
+        groups, weights = [], []
         for g in range(G):
             pool = samp[g * per:(g + 1) * per].reshape(-1, s.dim)
             sub = pool[rng_w2.choice(len(pool), size=min(m, len(pool)), replace=False)]
-            w2s.append(w2_exact(sub, sample_from_grid(grid, m, rng_w2)))
+            groups.append(len(tasks))
+            tasks.append((w2_exact, (sub, sample_from_grid(grid, m, rng_w2)), {}))
             weights.append(_mode_weight(pool, direction))
         pool = samp.reshape(-1, s.dim)
-        pooled[label] = pool
-        ms = s.t2_sinkhorn_subsample
         xs = pool[rng_w2.choice(len(pool), size=ms, replace=False)]
-        ys = sample_from_grid(grid, ms, rng_w2)
-        sink[label] = {"raw": w2_sinkhorn(xs, ys, s.t2_sinkhorn_reg, s.t2_sinkhorn_max_iter),
-                       "normalized": w2_sinkhorn(xs, ys, s.t2_sinkhorn_reg, s.t2_sinkhorn_max_iter, normalize=True),
-                       "exact_same_subsample": w2_exact(xs, ys)}
-        w2s, weights = np.array(w2s), np.array(weights)
-        cross = mode_crossings(samp, direction) * (1000.0 / samp.shape[1])  # per 1,000 kept iterations
-        se = lambda a: float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else float("nan")  # noqa: E731
-        mean_pool = pool.mean(axis=0)
-        cov_pool = np.cov(pool.T)
-        rows.append({"method": label, **extra, "w2_exact": float(w2s.mean()), "w2_exact_se": se(w2s),
-                     "w2_groups": G, "emd_subsample": m, "mode_weight": float(weights.mean()),
-                     "mode_weight_se": se(weights), "mode_weight_error": float(abs(weights.mean() - exact_weight)),
-                     "crossings_per_1000": float(cross.mean()), "crossings_per_1000_se": se(cross),
-                     "chains_visiting_both_modes": float(np.mean(mode_crossings(samp, direction) > 0)),
-                     "mean_x": float(mean_pool[0]), "mean_y": float(mean_pool[1]), "cov_xx": float(cov_pool[0, 0]),
-                     "cov_xy": float(cov_pool[0, 1]), "cov_yy": float(cov_pool[1, 1]),
-                     "sinkhorn_cost_normalized": sink[label]["normalized"]["cost"],
-                     "sinkhorn_w2_raw": sink[label]["raw"]["w2"], "printed_w2": PRINTED_TABLE2.get(label, float("nan"))})
+        sk = sinkhorn_tasks(xs, sample_from_grid(grid, ms, rng_w2))
+        pending.append((label, samp, extra, groups, np.array(weights), sk))
         idx = rng_w2.choice(len(pool), size=min(3000, len(pool)), replace=False)
         samples_rows.extend({"method": label, "x": float(p[0]), "y": float(p[1])} for p in pool[idx])
 
@@ -433,27 +406,50 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
         j = it - (s.t2_hmc_iterations - keep_h)
         if j >= 0:
             hs[:, j] = state.position
-    per_h = per
-    if s.t2_hmc_chains != s.t2_chains:
-        per_h = s.t2_hmc_chains // G
-    per_saved = per
-    per = per_h
     evaluate("HMC (MH reference)", hs, {"hyperparameters": f"step_size={s.t2_hmc_step_size:g};leapfrog={s.t2_hmc_leapfrog}",
                                        "iterations": s.t2_hmc_iterations, "kept_per_chain": keep_h,
                                        "chains": s.t2_hmc_chains, "acceptance_rate": float(np.mean(acc))})
-    per = per_saved
     # noise floor: independent exact reference sets of the same size, same groups
-    floor = np.array([w2_exact(sample_from_grid(grid, m, rng_w2), sample_from_grid(grid, m, rng_w2)) for _ in range(G)])
-    ms = s.t2_sinkhorn_subsample
-    xs, ys = sample_from_grid(grid, ms, rng_w2), sample_from_grid(grid, ms, rng_w2)
-    sink["noise floor"] = {"raw": w2_sinkhorn(xs, ys, s.t2_sinkhorn_reg, s.t2_sinkhorn_max_iter),
-                           "normalized": w2_sinkhorn(xs, ys, s.t2_sinkhorn_reg, s.t2_sinkhorn_max_iter, normalize=True),
-                           "exact_same_subsample": w2_exact(xs, ys)}
+    floor_tasks = []
+    for _ in range(G):
+        floor_tasks.append(len(tasks))
+        tasks.append((w2_exact, (sample_from_grid(grid, m, rng_w2), sample_from_grid(grid, m, rng_w2)), {}))
+    floor_sk = sinkhorn_tasks(sample_from_grid(grid, ms, rng_w2), sample_from_grid(grid, ms, rng_w2))
+    res = solve(tasks)
+    sink = {}
+
+    def sink_entry(j):
+        return {"raw": res[j], "normalized": res[j + 1], "exact_same_subsample": res[j + 2]}
+
+    se = lambda a: float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else float("nan")  # noqa: E731
+    rows = []
+    for label, samp, extra, groups, weights, sk in pending:
+        w2s = np.array([res[j] for j in groups])
+        sink[label] = sink_entry(sk)
+        pool = samp.reshape(-1, s.dim)
+        cross = mode_crossings(samp, direction) * (1000.0 / samp.shape[1])  # per 1,000 kept iterations
+        mean_pool = pool.mean(axis=0)
+        cov_pool = np.cov(pool.T)
+        rows.append({"method": label, **extra, "w2_exact": float(w2s.mean()), "w2_exact_se": se(w2s),
+                     "w2_groups": G, "emd_subsample": m, "mode_weight": float(weights.mean()),
+                     "mode_weight_se": se(weights), "mode_weight_error": float(abs(weights.mean() - exact_weight)),
+                     "crossings_per_1000": float(cross.mean()), "crossings_per_1000_se": se(cross),
+                     "chains_visiting_both_modes": float(np.mean(mode_crossings(samp, direction) > 0)),
+                     "mean_x": float(mean_pool[0]), "mean_y": float(mean_pool[1]), "cov_xx": float(cov_pool[0, 0]),
+                     "cov_xy": float(cov_pool[0, 1]), "cov_yy": float(cov_pool[1, 1]),
+                     "sinkhorn_cost_normalized": sink[label]["normalized"]["cost"],
+                     "sinkhorn_normalized_converged": sink[label]["normalized"]["converged"],
+                     "sinkhorn_w2_raw": sink[label]["raw"]["w2"],
+                     "sinkhorn_raw_converged": sink[label]["raw"]["converged"],
+                     "printed_w2": PRINTED_TABLE2.get(label, float("nan"))})
+    floor = np.array([res[j] for j in floor_tasks])
+    sink["noise floor"] = sink_entry(floor_sk)
     rows.append({"method": "noise floor (exact vs exact)", "w2_exact": float(floor.mean()),
-                 "w2_exact_se": float(floor.std(ddof=1) / math.sqrt(G)) if G > 1 else float("nan"),
-                 "w2_groups": G, "emd_subsample": m, "mode_weight": exact_weight,
+                 "w2_exact_se": se(floor), "w2_groups": G, "emd_subsample": m, "mode_weight": exact_weight,
                  "sinkhorn_cost_normalized": sink["noise floor"]["normalized"]["cost"],
-                 "sinkhorn_w2_raw": sink["noise floor"]["raw"]["w2"]})
+                 "sinkhorn_normalized_converged": sink["noise floor"]["normalized"]["converged"],
+                 "sinkhorn_w2_raw": sink["noise floor"]["raw"]["w2"],
+                 "sinkhorn_raw_converged": sink["noise floor"]["raw"]["converged"]})
     # coarse exact density for Figure 1
     f = 4 if s.grid_cells % 4 == 0 else 1
     P = grid.prob.reshape(s.grid_cells // f, f, s.grid_cells // f, f).sum(axis=(1, 3))
@@ -473,6 +469,8 @@ def run_table2(scale, out_dir, n_jobs=1, backend=None, progress=None):
         "final_fallbacks": fallbacks, "grids": {k: {kk: list(vv) for kk, vv in v.items()} for k, v in s.t2_grids.items()},
         "selection": "min exact W2 (ot.emd2, subsample) of a tuning run vs an exact reference set",
         "sinkhorn": sink, "sinkhorn_reg": s.t2_sinkhorn_reg, "sinkhorn_subsample": s.t2_sinkhorn_subsample,
+        "sinkhorn_method": ("POT sinkhorn_log, warm-started along penalties max(cost)*0.5^k down to reg "
+                            f"(eps-scaling), {s.t2_sinkhorn_max_iter} iterations in total, stopThr 1e-7"),
         "noise_floor": {"mean": float(floor.mean()), "values": floor.tolist()},
         "printed": PRINTED_TABLE2,
     })
