@@ -33,6 +33,8 @@ def _settings(name, scale):
     d = get_settings(scale).as_dict()
     out = {k: d[k] for k in _FIELDS[name]}
     ds = {"table3": d["t3_dataset"], "fig4": d["f4_dataset"]}.get(name)
+    if ds is not None:
+        ds = X.blr_dataset(ds)
     if ds is not None:  # the data file enters the cache key (path, size, SHA-256 for user-given LIBSVM files)
         out["data"] = [data_identity(x) for x in ((ds, ds + ".t") if ds == "a3a" else (ds,))]
     return out

@@ -10,8 +10,8 @@ What ``default`` reduces relative to ``paper``
 * Fig. 1: 50,000 samples per run instead of 2×10⁵ (the covariance error is then larger for every
   sampler; the ordering of samplers is what the claims read).
 * Fig. 4: the built-in Pima data set (426 train / 106 test rows, 7 features + bias) instead of a3a
-  (a3a is not shipped: set the data set to "a3a" and pass its files with
-  ``sgmcmc-verify --data a3a=PATH --data a3a.t=PATH``), 8 chains.
+  (a3a is not shipped; passing its files, ``sgmcmc-verify --data a3a=PATH --data a3a.t=PATH``,
+  switches Fig. 4 and Table 3 to it at every scale), 8 chains.
 * Fig. 3: 2×10⁴ EM steps per run (paper scale: 10⁵).
 * Table 3: Pima instead of a3a; path of 1000 full-batch SGLD steps (the text gives no length).
 
