@@ -158,6 +158,8 @@ def _cell(method):
         floor_lo = fl["w2_exact"] - 3 * fl["w2_exact_se"]
         m = {"printed": printed, "w2_exact": r["w2_exact"], "w2_exact_se": r["w2_exact_se"], "floor": fl["w2_exact"],
              "floor_se": fl["w2_exact_se"], "sinkhorn_cost_normalized": r["sinkhorn_cost_normalized"],
+             "sinkhorn_normalized_converged": r.get("sinkhorn_normalized_converged"),
+             "sinkhorn_w2_raw": r.get("sinkhorn_w2_raw"), "sinkhorn_raw_converged": r.get("sinkhorn_raw_converged"),
              "emd_subsample": r["emd_subsample"]}
         if printed < floor_lo:
             return Verdict("inconclusive", m,
