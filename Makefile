@@ -40,9 +40,10 @@ calibrate: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time
+## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers
 bench: $(STAMP)
 	$(PY) bench/bench_samplers.py
+	$(PY) bench/bench_transport.py
 
 clean-results:
 	rm -rf results figures/out

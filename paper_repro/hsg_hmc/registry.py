@@ -21,7 +21,7 @@ _FIELDS = {
                          "lemma_slope_window"),
     "table2": _TARGET + ("grid_cells", "grid_lower", "grid_upper", "t2_chains", "t2_groups", "t2_iterations",
                          "t2_tune_iterations", "t2_grids", "t2_emd_subsample", "t2_sinkhorn_subsample",
-                         "t2_sinkhorn_reg", "t2_sinkhorn_max_iter", "t2_hmc_chains", "t2_hmc_iterations",
+                         "t2_sinkhorn_reg", "t2_sinkhorn_max_iter", "t2_sinkhorn_raw_max_iter", "t2_hmc_chains", "t2_hmc_iterations",
                          "t2_hmc_step_size", "t2_hmc_leapfrog"),
 }
 
