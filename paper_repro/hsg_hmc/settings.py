@@ -84,7 +84,7 @@ class HSGSettings:
     t2_emd_subsample: int = 2_000
     t2_sinkhorn_subsample: int = 250
     t2_sinkhorn_reg: float = 1e-3
-    t2_sinkhorn_max_iter: int = 4_000        # cost/max scale: converged in 3.0-6.0e3 iterations at paper scale
+    t2_sinkhorn_max_iter: int = 10_000       # cost/max scale: converged in 3.0-6.0e3 iterations at paper scale (10³ points)
     t2_sinkhorn_raw_max_iter: int = 1_000    # raw scale: would need ~1e5-1e6; run only to show it does not converge
     t2_hmc_chains: int = 20
     t2_hmc_iterations: int = 10_000
