@@ -85,7 +85,7 @@ class HSGSettings:
     t2_sinkhorn_subsample: int = 250
     t2_sinkhorn_reg: float = 1e-3
     t2_sinkhorn_max_iter: int = 10_000       # cost/max scale: converged in 3.0-6.0e3 iterations at paper scale (10³ points)
-    t2_sinkhorn_raw_max_iter: int = 1_000    # raw scale: would need ~1e5-1e6; run only to show it does not converge
+    t2_sinkhorn_raw_max_iter: int = 1_000    # raw scale: still at marginal error 1e-3 after 2e4 iterations (docs/benchmarks.md); run only to show it does not converge
     t2_hmc_chains: int = 20
     t2_hmc_iterations: int = 10_000
     t2_hmc_step_size: float = 0.3
