@@ -78,3 +78,17 @@ def test_baseline_check_reports_a_moved_number_readably(smoke_results):
     problems = baseline.compare(moved, now)
     assert len(problems) == 1
     assert problems[0].startswith("ewsg.thm4.3.term1 [slope]: baseline") and "now" in problems[0] and "tolerance" in problems[0]
+
+
+def test_baseline_check_reports_a_moved_exact_number(smoke_results):
+    """Negative control for the round-off allowance: an exact number (s.e. 0) moved by 1e-4 relative
+    (100 x the allowance, far below any change of the law) is reported."""
+    now = baseline.collect(smoke_results)
+    moved = json.loads(json.dumps(now))
+    metrics = moved["ls_sgld"]["ls_sgld.thm3.3.gamma2_factor"]
+    name = next(iter(metrics))
+    v, se = metrics[name]
+    assert se == 0.0
+    metrics[name] = [v * (1 + 100 * baseline.ROUNDOFF), se]
+    problems = baseline.compare(moved, now)
+    assert len(problems) == 1 and problems[0].startswith("ls_sgld.thm3.3.gamma2_factor")
