@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from verify.errors import check_finite_array
+from .validation import check_finite_array
 
 __all__ = ["GaussianLaw", "quadratic_posterior", "kl_gaussian", "bures_w2"]
 

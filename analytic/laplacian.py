@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import scipy.linalg
 
-from verify.errors import check_finite_array, check_positive_int
+from .validation import check_finite_array, check_positive_int
 
 __all__ = [
     "OperatorNorms",

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.linalg import solve_discrete_lyapunov
 
-from verify.errors import check_finite_array, check_positive, check_positive_int
+from .validation import check_finite_array, check_positive, check_positive_int
 
 __all__ = [
     "LinearRecursion",

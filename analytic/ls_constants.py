@@ -45,8 +45,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import sympy as sp
 
-from analytic.laplacian import check_smoothing, operator_norm
-from verify.errors import check_positive_int
+from .laplacian import check_smoothing, operator_norm
+from .validation import check_positive_int
 
 __all__ = [
     "TABLE1_SIGMAS",

@@ -34,9 +34,9 @@ import numpy as np
 import scipy.linalg
 import sympy as sp
 
-from analytic.gaussian import bures_w2
-from analytic.linear_samplers import LinearRecursion, propagate_moments, stationary_moments
-from verify.errors import check_finite_array, check_positive, check_positive_int
+from .gaussian import bures_w2
+from .linear_samplers import LinearRecursion, propagate_moments, stationary_moments
+from .validation import check_finite_array, check_positive, check_positive_int
 
 __all__ = [
     "ls_sgld_recursion",

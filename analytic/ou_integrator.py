@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from verify.errors import check_finite_array, check_positive
+from .validation import check_finite_array, check_positive
 
 from .linear_samplers import LinearRecursion
 

@@ -20,7 +20,7 @@ import numpy as np
 from scipy.integrate import quad
 from scipy.linalg import expm, solve_continuous_lyapunov
 
-from verify.errors import check_finite_array, check_positive
+from .validation import check_finite_array, check_positive
 
 __all__ = ["uld_stationary_cov", "uld_time_average_mse"]
 

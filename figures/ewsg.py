@@ -16,8 +16,8 @@ import seaborn as sns  # noqa: E402
 
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
-from verify.claims import format_ci  # noqa: E402
-from verify.io import read_csv, read_json  # noqa: E402
+from verify.ledger.claims import format_ci  # noqa: E402
+from verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
 

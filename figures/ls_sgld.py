@@ -16,7 +16,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from verify.io import read_csv, read_json  # noqa: E402
+from verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
 

@@ -1,15 +1,45 @@
 """sgmcmc-verify: reference stochastic-gradient MCMC samplers and the measurements that check the papers' claims.
 
-Sub-modules
------------
-targets     finite-sum potentials with known answers
-estimators  gradient estimators (uniform minibatch, EWSG index chain, SVRG control variate, full gradient)
-samplers    integrators composed with an estimator (SGLD, pSGLD, SGHMC/EWSG/FG, SVRG-LD)
-runner      realizations in blocks, seeded from one SeedSequence, parallel with joblib
-metrics     KL, W2, MSE of time averages
-rates       log-log slope fits with bootstrap intervals, the joint fit of Theorem 4.3's bound
-claims      the ledger; experiments: registry and keyed result store; report; baseline; cli
+Data flows one way: settings → :mod:`verify.runner` → :mod:`verify.samplers` (integrator × estimator
+on a target) → traces → :mod:`verify.measure` → :mod:`verify.ledger` → figures. The layers below
+import nothing from the layers above; :mod:`analytic` (exact mathematics) imports nothing of the
+project.
+
+Module map
+----------
+==============================  =====================================================================
+``errors``                      :class:`~verify.errors.DivergenceError`; the ``check_*`` validators
+``targets.base``                the finite-sum potential protocol
+``targets.gaussian``            EWSG §5.1 Gaussian (exact laws), one-datum Gaussians (LS-SGLD §4.1)
+``targets.mixtures``            HSG-HMC and LS-SGLD Gaussian mixtures, grid quadrature, exact draws
+``targets.logistic``            Bayesian logistic regression = likelihood × prior (Gaussian, Gamma)
+``targets.datasets``            offline data: built-in sets, user LIBSVM files (``--data``)
+``estimators.base``             estimate / context types, the estimator protocol, the minibatch formula
+``estimators.minibatch``        uniform minibatch, full gradient
+``estimators.noisy``            exact gradient + Gaussian noise (SGHMC paper §5.1)
+``estimators.ewsg``             EWSG index chain (Algorithm 1, weights (4), acceptance (6))
+``estimators.variance_reduced`` SVRG, HSG-HMC hybrid (7), SRVR recursion
+``integrators.base``            one integrator base: validated init, step, divergence check, settings
+``integrators.overdamped``      (preconditioned) overdamped EM: SGLD, pSGLD, LS-SGLD (2.5) ...
+``integrators.preconditioners`` identity, Laplacian ``A_σ⁻¹``, RMSprop (both pSGLD conventions)
+``integrators.smoothing``       smoothing operators: periodic ``A_σ`` by FFT (2.1), eq. (4.1) matrix
+``integrators.underdamped``     underdamped EM, EWSG eq. (3): SGHMC, EWSG, FG
+``integrators.exponential``     exponential (OU) integrator, HSG-HMC (4)–(6)
+``integrators.metropolis``      HMC and MALA, the exact references
+``samplers``                    the papers' named samplers and a name → factory registry
+``runner``                      the one chain loop (:func:`run_chains`); realizations in seeded blocks
+``measure.metrics``             Gaussian-fit KL, MSE of time averages
+``measure.transport``           exact and Sinkhorn W2 (POT), batch solves
+``measure.rates``               slopes with bootstrap intervals, the joint bound fit
+``ledger.claims``               claims, verdicts, the registry of claims
+``ledger.report``               claims.json, REPORT.md / REPORT.html
+``ledger.baseline``             smoke-scale regression against committed baselines
+``store.registry``              discovery of papers, experiments, claims and figure modules
+``store.settings``              frozen per-experiment settings at three scales
+``store.cache``                 keyed result store, code fingerprints, resume
+``store.io``                    atomic CSV / JSON
+``cli``                         the ``sgmcmc-verify`` command
+==============================  =====================================================================
 """
-__all__ = ["errors", "targets", "logistic", "datasets", "estimators", "samplers", "exponential", "mcmc",
-           "ls_samplers", "ls_targets", "hsg_estimators", "mixture_targets", "runner", "metrics", "rates", "io",
-           "claims", "experiments", "report", "baseline", "cli"]
+__all__ = ["errors", "targets", "estimators", "integrators", "samplers", "runner", "measure", "ledger", "store",
+           "cli"]

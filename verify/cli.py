@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
-import pkgutil
 import sys
 from pathlib import Path
 
-SCALES = ("smoke", "default", "paper")
+from verify.store.settings import SCALES
 
 
 def _progress_bar(desc):
@@ -66,7 +64,7 @@ def _backend(name, scheduler, n_jobs):
 
 
 def _select_experiments(target):
-    from verify.experiments import all_experiments, get_experiment
+    from verify.store.registry import all_experiments, get_experiment
 
     if target == "all":
         return all_experiments()
@@ -75,7 +73,7 @@ def _select_experiments(target):
 
 
 def _run(exps, a, log):
-    from verify.experiments import run_experiment
+    from verify.store.cache import run_experiment
 
     out = []
     with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
@@ -91,28 +89,26 @@ def _run(exps, a, log):
 
 
 def _figures(paper, results, out, log):
-    import figures
+    from verify.store.registry import figure_modules
 
     done = []
-    for mod in pkgutil.iter_modules(figures.__path__):
-        if paper and mod.name != paper:
+    for name, m in figure_modules().items():
+        if paper and name != paper:
             continue
-        m = importlib.import_module(f"figures.{mod.name}")
-        if hasattr(m, "draw_all"):
-            res = Path(results) / mod.name
-            if not res.exists():
-                log(f"figures.{mod.name}: no results under {res}; skipped")
-                continue
-            paths = m.draw_all(res, Path(out) / mod.name)
-            log(f"figures.{mod.name}: {len(paths)} files in {Path(out) / mod.name}")
-            done += paths
+        res = Path(results) / name
+        if not res.exists():
+            log(f"figures.{name}: no results under {res}; skipped")
+            continue
+        paths = m.draw_all(res, Path(out) / name)
+        log(f"figures.{name}: {len(paths)} files in {Path(out) / name}")
+        done += paths
     if paper and not done:
         raise FileNotFoundError(f"no figures drawn for {paper!r}: no module figures/{paper}.py or no results")
     return done
 
 
 def _claims_for(target):
-    from verify.claims import all_claims, get
+    from verify.ledger.claims import all_claims, get
 
     if target in (None, "all"):
         return all_claims()
@@ -121,8 +117,8 @@ def _claims_for(target):
 
 
 def _report(a, log):
-    from verify.experiments import get_experiment
-    from verify.report import evaluate, write_report
+    from verify.ledger.report import evaluate, write_report
+    from verify.store.registry import get_experiment
 
     claims = _claims_for(getattr(a, "target", None))
     if not getattr(a, "no_run", False):
@@ -189,7 +185,7 @@ def main(argv=None) -> int:
         if hasattr(a, "scale") and a.scale not in SCALES:
             raise ValueError(f"unknown scale {a.scale!r}; choose one of {', '.join(SCALES)}")
         for spec in a.data:
-            from verify.datasets import set_data_path
+            from verify.targets.datasets import set_data_path
             name, sep, path = spec.partition("=")
             if not sep or not name or not path:
                 raise ValueError(f"--data expects NAME=PATH, got {spec!r}")
@@ -199,7 +195,7 @@ def main(argv=None) -> int:
                 for c in _claims_for(a.paper or "all"):
                     print(f"{c.id:45s} {c.source}")
             else:
-                from verify.experiments import all_experiments
+                from verify.store.registry import all_experiments
                 for e in all_experiments():
                     if a.paper in (None, e.paper):
                         print(f"{e.id:20s} {e.description}")
@@ -223,7 +219,7 @@ def main(argv=None) -> int:
             for r in recs:
                 print(f"{r['status']:13s} {r['id']}")
         elif a.cmd == "baseline":
-            from verify.baseline import check, refresh
+            from verify.ledger.baseline import check, refresh
             if a.refresh:
                 path = refresh(a.results, a.n_jobs, log)
                 print(f"baselines written: {path}")

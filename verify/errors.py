@@ -1,14 +1,17 @@
 """Typed errors and input validation shared by the whole toolkit.
 
-Bad user input raises :class:`ValueError` naming the parameter and its value; a chain that leaves
-the finite numbers raises :class:`DivergenceError` naming the sampler, the step and the setting.
+Bad user input raises :class:`ValueError` naming the parameter and its value (the ``check_*``
+helpers, defined in :mod:`analytic.validation` at the bottom of the package graph and re-exported
+here); a chain that leaves the finite numbers raises :class:`DivergenceError` naming the sampler,
+the step and the setting.
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any, Mapping
 
 import numpy as np
+
+from analytic.validation import check_finite_array, check_nonnegative_int, check_positive, check_positive_int
 
 __all__ = [
     "DivergenceError",
@@ -17,6 +20,7 @@ __all__ = [
     "check_positive_int",
     "check_finite_array",
     "check_state_finite",
+    "nonfinite_chains",
 ]
 
 
@@ -50,43 +54,25 @@ class DivergenceError(FloatingPointError):
         )
 
 
-def check_positive(name: str, value: Any) -> float:
-    """Return ``float(value)`` or raise ``ValueError`` if it is not a finite number > 0."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
+def nonfinite_chains(*arrays: np.ndarray) -> int:
+    """Number of chains (rows) holding a non-finite entry in any of ``arrays``, each ``(chains, ...)``.
 
-
-def check_nonnegative_int(name: str, value: Any) -> int:
-    """Return ``int(value)`` or raise ``ValueError`` if it is not an integer >= 0."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-    return int(value)
-
-
-def check_positive_int(name: str, value: Any) -> int:
-    """Return ``int(value)`` or raise ``ValueError`` if it is not an integer >= 1."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
-
-
-def check_finite_array(name: str, value: Any, ndim: int | None = None) -> np.ndarray:
-    """Return ``value`` as a float64 array; raise ``ValueError`` if it has non-finite entries or the wrong rank."""
-    arr = np.asarray(value, dtype=np.float64)
-    if ndim is not None and arr.ndim != ndim:
-        raise ValueError(f"{name} must have {ndim} dimensions, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
-        raise ValueError(f"{name} must be finite, got {bad} non-finite entr{'y' if bad == 1 else 'ies'}")
-    return arr
+    Examples
+    --------
+    >>> nonfinite_chains(np.array([[0.0, 1.0], [np.nan, 0.0]]), np.zeros((2, 2)))
+    1
+    """
+    if all(np.isfinite(a).all() for a in arrays):  # the common case: one pass, no per-chain reduction
+        return 0
+    bad = None
+    for a in arrays:
+        ok = np.isfinite(a).reshape(a.shape[0], -1).all(axis=1)
+        bad = ~ok if bad is None else (bad | ~ok)
+    return int(bad.sum())
 
 
 def check_state_finite(sampler: str, step: int, setting: Mapping[str, Any], *arrays: np.ndarray) -> None:
     """Raise :class:`DivergenceError` if any chain of any of ``arrays`` (each ``(chains, d)``) is non-finite."""
-    bad = None
-    for a in arrays:
-        ok = np.isfinite(a).all(axis=-1)
-        bad = ~ok if bad is None else (bad | ~ok)
-    if bad is not None and bad.any():
-        raise DivergenceError(sampler, step, setting, int(bad.sum()))
+    bad = nonfinite_chains(*arrays)
+    if bad:
+        raise DivergenceError(sampler, step, setting, bad)

@@ -2,8 +2,9 @@
 
 Two layers:
 
-* :func:`simulate` runs one vectorized batch of chains (one block) and records observables at
-  checkpoints counted in data passes or in steps, plus running time averages.
+* :func:`run_chains` — the one chain loop of the toolkit — runs one vectorized batch of chains and
+  records observables at checkpoints counted in data passes or in steps, running time averages,
+  the last positions and per-step diagnostics. Every experiment steps its chains through it.
 * :func:`run_realizations` splits R realizations into fixed-size blocks, gives block ``j`` the
   generator ``default_rng(SeedSequence(seed).spawn(n_blocks)[j])``, runs the blocks with joblib
   and concatenates them along the chain axis. Blocks do not depend on ``n_jobs`` or on the joblib
@@ -16,50 +17,83 @@ from typing import Callable, Mapping
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from .errors import check_positive_int
+from .errors import check_nonnegative_int, check_positive_int
 
-__all__ = ["simulate", "run_realizations", "block_sizes"]
+__all__ = ["run_chains", "run_realizations", "block_sizes"]
 
 
-def simulate(sampler, state, rng, *, checkpoints, unit="passes", observe=None, time_average=None):
-    """Run ``sampler`` from ``state`` until the last checkpoint; record at every checkpoint.
+def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps", observe=None,
+               time_average=None, keep_last: int = 0, trace_info: bool = False) -> dict:
+    """Run ``sampler`` from ``state``: the one chain loop of the toolkit.
 
     Parameters
     ----------
     sampler : object with ``step(state, rng) -> (state, StepInfo)`` and a ``target`` with ``n``
     state : the sampler's state (``sampler.init(...)``)
     rng : numpy.random.Generator
-    checkpoints : 1-D array_like, non-decreasing, >= 0
+    steps : int or None
+        Run exactly this many steps (the same as ``checkpoints=[steps], unit="steps"``).
+    checkpoints : 1-D array_like, non-decreasing, >= 0, or None
         In data passes (``unit="passes"``: per-datum gradient evaluations / n) or steps
         (``unit="steps"``). A checkpoint is recorded after the first step at which the budget
         reaches it (before any step for a checkpoint at 0); the budget actually spent is returned.
-    unit : {"passes", "steps"}
+        The run stops at the last checkpoint. Give ``steps`` or ``checkpoints``, not both.
+    unit : {"passes", "steps"}, default "steps"
     observe : mapping name -> f(state) -> (chains, ...) array, optional
         Recorded at each checkpoint.
-    time_average : mapping name -> f(state) -> (chains,) array, optional
+    time_average : mapping name -> f(state) -> (chains, ...) array, optional
         Accumulated after every step; its running mean ``(1/K) Σ_{k=1}^K f(X_k)`` is recorded at
-        each checkpoint (``NaN``-free: a checkpoint at K = 0 records ``f(X_0)``).
+        each checkpoint (a checkpoint at K = 0 records ``f(X_0)``).
+    keep_last : int, default 0
+        Keep ``state.position`` after each of the last ``keep_last`` steps (``unit="steps"`` only,
+        where the length of the run is known).
+    trace_info : bool, default False
+        Keep every step's ``info`` values (e.g. a Metropolis acceptance rate) as arrays of length
+        ``steps``.
 
     Returns
     -------
     dict
         ``"passes"`` (n_ckpt,) data passes spent, ``"steps"`` (n_ckpt,) steps taken,
-        each observable as ``(chains, n_ckpt, ...)``, each time average as ``(chains, n_ckpt)``,
-        ``"state"`` the final state, ``"info"`` a dict of mean diagnostics
+        each observable as ``(chains, n_ckpt, ...)``, each time average as ``(chains, n_ckpt, ...)``,
+        ``"kept"`` ``(chains, keep_last, d)`` when ``keep_last``, ``"info_trace"`` (dict of
+        ``(steps,)`` arrays) when ``trace_info``, ``"evaluations"`` (per-chain total),
+        ``"state"`` the final state, ``"info"`` a dict of the diagnostics' means over steps
         (e.g. the index chain's acceptance rate).
 
     Raises
     ------
     ValueError
-        Bad ``checkpoints`` or ``unit``.
+        Bad ``steps``, ``checkpoints``, ``unit`` or ``keep_last``.
     verify.errors.DivergenceError
         From the sampler, when a chain goes non-finite.
+
+    Examples
+    --------
+    >>> from verify.samplers import sgld
+    >>> from verify.targets import gaussian_means_target
+    >>> s = sgld(gaussian_means_target(), 1e-3)
+    >>> out = run_chains(s, s.init(np.zeros((4, 2))), np.random.default_rng(0), steps=100, keep_last=10)
+    >>> out["kept"].shape, out["evaluations"]
+    ((4, 10, 2), 100)
     """
     if unit not in ("passes", "steps"):
         raise ValueError(f"unit must be 'passes' or 'steps', got {unit!r}")
+    if (steps is None) == (checkpoints is None):
+        raise ValueError("give exactly one of steps and checkpoints")
+    if steps is not None:
+        if unit != "steps":
+            raise ValueError("steps counts steps: use unit='steps' (or checkpoints for data passes)")
+        checkpoints = [check_nonnegative_int("steps", steps)]
     ck = np.asarray(checkpoints, dtype=np.float64)
     if ck.ndim != 1 or ck.size == 0 or np.any(ck < 0) or np.any(np.diff(ck) < 0) or not np.all(np.isfinite(ck)):
         raise ValueError("checkpoints must be a non-empty non-decreasing 1-D sequence of finite numbers >= 0")
+    keep_last = check_nonnegative_int("keep_last", keep_last)
+    if keep_last and unit != "steps":
+        raise ValueError("keep_last needs unit='steps' (the length of a run in data passes is not known in advance)")
+    total = int(round(ck[-1])) if unit == "steps" else None
+    if keep_last > (total or 0):
+        raise ValueError(f"keep_last must be <= the number of steps {total}, got {keep_last}")
     observe = dict(observe or {})
     time_average = dict(time_average or {})
     n = sampler.target.n
@@ -67,19 +101,22 @@ def simulate(sampler, state, rng, *, checkpoints, unit="passes", observe=None, t
     tav = {k: [] for k in time_average}
     sums = {k: None for k in time_average}
     passes_at, steps_at = [], []
-    evals, steps = 0, 0
+    evals, done = 0, 0
     info_sums: dict[str, float] = {}
+    info_trace: dict[str, list] = {}
+    kept = np.empty((state.position.shape[0], keep_last, state.position.shape[1])) if keep_last else None
+    keep_from = (total - keep_last) if keep_last else None
 
     def budget():
-        return evals / n if unit == "passes" else float(steps)
+        return evals / n if unit == "passes" else float(done)
 
     def record():
         passes_at.append(evals / n)
-        steps_at.append(steps)
+        steps_at.append(done)
         for k, f in observe.items():
             rec[k].append(np.array(f(state), copy=True))
         for k, f in time_average.items():
-            tav[k].append(sums[k] / steps if steps > 0 else np.asarray(f(state), dtype=np.float64))
+            tav[k].append(sums[k] / done if done > 0 else np.asarray(f(state), dtype=np.float64))
 
     j = 0
     while j < ck.size:
@@ -90,9 +127,13 @@ def simulate(sampler, state, rng, *, checkpoints, unit="passes", observe=None, t
             break
         state, info = sampler.step(state, rng)
         evals += info.evaluations
-        steps += 1
+        if keep_last and done >= keep_from:
+            kept[:, done - keep_from] = state.position
+        done += 1
         for k, v in info.info.items():
             info_sums[k] = info_sums.get(k, 0.0) + float(v)
+            if trace_info:
+                info_trace.setdefault(k, []).append(v)
         for k, f in time_average.items():
             v = np.asarray(f(state), dtype=np.float64)
             sums[k] = v.copy() if sums[k] is None else sums[k] + v
@@ -101,8 +142,13 @@ def simulate(sampler, state, rng, *, checkpoints, unit="passes", observe=None, t
         out[k] = np.stack(rec[k], axis=1)
     for k in time_average:
         out[k] = np.stack(tav[k], axis=1)
+    if keep_last:
+        out["kept"] = kept
+    if trace_info:
+        out["info_trace"] = {k: np.asarray(v) for k, v in info_trace.items()}
+    out["evaluations"] = evals
     out["state"] = state
-    out["info"] = {k: v / max(steps, 1) for k, v in info_sums.items()}
+    out["info"] = {k: v / max(done, 1) for k, v in info_sums.items()}
     return out
 
 

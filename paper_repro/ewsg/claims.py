@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.claims import Claim, Verdict, interval_verdict, ordering_verdict, register, slope_verdict
-from verify.io import read_csv, read_json
+from verify.ledger.claims import Claim, Verdict, interval_verdict, ordering_verdict, register, slope_verdict
+from verify.store.io import read_csv, read_json
 
 from .experiments import RATE_TOLERANCE
 
@@ -220,7 +220,7 @@ CLAIMS = [
 register(*CLAIMS)
 
 
-# ---- numbers guarded by the smoke-scale regression (verify.baseline) ---------------------------
+# ---- numbers guarded by the smoke-scale regression (verify.ledger.baseline) ---------------------------
 
 def _slope_se(fit):
     return (fit["ci_high"] - fit["ci_low"]) / (2 * 1.96)

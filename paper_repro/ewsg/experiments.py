@@ -1,8 +1,9 @@
 """EWSG §5.1: the experiments behind Figure 1 (panels a–f) and the Theorem 4.3 rate checks.
 
-Experiments never plot: each function returns tidy rows / dicts, and :func:`run_all` writes them
-to ``results/ewsg/`` (``fig1a.csv`` … ``fig1f.csv``, ``rates.json``), which ``figures/ewsg.py``
-reads.
+Experiments never plot: each function returns tidy rows / dicts, and ``run_*`` writes them to
+the directory it is given (``results/ewsg/``: ``fig1a.csv`` … ``fig1f.csv``, ``rates.json``), which
+``figures/ewsg.py`` reads. Every chain is stepped by :func:`verify.runner.run_chains`; the
+realizations are run in seeded blocks by :func:`verify.runner.run_realizations`.
 
 References
 ----------
@@ -21,17 +22,18 @@ from analytic.gaussian import kl_gaussian, quadratic_posterior
 from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion,
                                       stationary_moments, underdamped_em_recursion)
 from analytic.time_average import uld_time_average_mse
-from verify import samplers as S
+from verify import samplers
 from verify.estimators import EWSGIndexChain
-from verify.io import write_csv, write_json
-from verify.metrics import ensemble_kl, mse_time_average
-from verify.rates import fit_bound, fit_slope, slope_status
-from verify.runner import run_realizations, simulate
+from verify.measure.metrics import ensemble_kl, mse_time_average
+from verify.measure.rates import fit_bound, fit_slope, slope_status
+from verify.runner import run_chains, run_realizations
+from verify.store.io import write_csv, write_json
 from verify.targets import gaussian_means_target
 
-from .settings import Fig1Settings, get_settings
+from .settings import Fig1aSettings, Fig1bSettings, Fig1cSettings, KLPanelSettings, Theorem43Settings
 
-__all__ = ["make_sampler", "kl_vs_passes", "theorem43", "run_all", "RATE_TOLERANCE", "phi_variance"]
+__all__ = ["make_sampler", "kl_vs_passes", "theorem43", "run_kl_panel", "run_theorem43", "run_all",
+           "RATE_TOLERANCE", "phi_variance"]
 
 #: Half-width of the band around an expected slope inside which a bootstrap interval must lie
 #: for "held" (slope units). Fixed before measuring; the regime table in rates.json (share of the
@@ -39,22 +41,25 @@ __all__ = ["make_sampler", "kl_vs_passes", "theorem43", "run_all", "RATE_TOLERAN
 RATE_TOLERANCE = 0.15
 
 
+#: The methods of EWSG Fig. 1 and the friction-type parameters each takes (the rest are the defaults
+#: of :mod:`verify.samplers`: b = 1, pSGLD with λ = 1e-5, α = 0.99 on the per-datum mean gradient).
+METHODS = ("SGLD", "pSGLD", "SGHMC", "EWSG", "SVRG-LD", "FG")
+
+
 def make_sampler(method: str, target, step_size: float, friction: float = 10.0, index_chain_length: int = 1,
                  x_choice: str = "recommended"):
-    """The sampler named in EWSG Fig. 1 (``"SGLD"``, ``"pSGLD"``, ``"SGHMC"``, ``"EWSG"``, ``"SVRG-LD"``, ``"FG"``)."""
-    if method == "SGLD":
-        return S.sgld(target, step_size)
-    if method == "pSGLD":
-        return S.psgld(target, step_size)
-    if method == "SGHMC":
-        return S.sghmc(target, step_size, friction)
-    if method == "EWSG":
-        return S.ewsg(target, step_size, friction, index_chain_length=index_chain_length, x_choice=x_choice)
-    if method == "SVRG-LD":
-        return S.svrg_ld(target, step_size)
-    if method == "FG":
-        return S.fg(target, step_size, friction)
-    raise ValueError(f"method must be one of SGLD, pSGLD, SGHMC, EWSG, SVRG-LD, FG; got {method!r}")
+    """The sampler named in EWSG Fig. 1 (one of :data:`METHODS`), from the registry of :mod:`verify.samplers`.
+
+    Raises
+    ------
+    ValueError
+        ``method`` not one of :data:`METHODS`.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    params = {"SGHMC": {"friction": friction}, "FG": {"friction": friction},
+              "EWSG": {"friction": friction, "index_chain_length": index_chain_length, "x_choice": x_choice}}
+    return samplers.build(method, target, step_size, **params.get(method, {}))
 
 
 def phi_variance(mu):
@@ -72,8 +77,8 @@ def _kl_block(n_chains, rng, *, cfg, method, h, M, x_choice):
     theta0 = rng.standard_normal((n_chains, cfg.dim))
     r0 = rng.standard_normal((n_chains, cfg.dim))
     ck = np.arange(0.0, cfg.passes + 1e-9, cfg.checkpoint_every)
-    out = simulate(sampler, sampler.init(theta0, r0), rng, checkpoints=ck, unit="passes",
-                   observe={"position": lambda s: s.position})
+    out = run_chains(sampler, sampler.init(theta0, r0), rng, checkpoints=ck, unit="passes",
+                     observe={"position": lambda s: s.position})
     return {"position": out["position"], "passes": out["passes"], "steps": out["steps"], "info": out["info"]}
 
 
@@ -108,7 +113,7 @@ def _kl_bootstrap_se(positions, mean, cov, rng, n_boot=100):
     return kls.std(axis=0, ddof=1)
 
 
-def kl_estimation_floor(cfg: Fig1Settings, repeats: int = 50) -> tuple[float, float]:
+def kl_estimation_floor(cfg: KLPanelSettings, repeats: int = 50) -> tuple[float, float]:
     """Mean and s.d. of KL(π ‖ Gaussian fit of R exact draws from π): the floor of the ensemble KL."""
     target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
     post = quadratic_posterior(target.centers)
@@ -119,7 +124,7 @@ def kl_estimation_floor(cfg: Fig1Settings, repeats: int = 50) -> tuple[float, fl
     return float(np.mean(vals)), float(np.std(vals))
 
 
-def kl_vs_passes(cfg: Fig1Settings, runs, panel: str, n_jobs=1, backend=None, progress=None) -> list[dict]:
+def kl_vs_passes(cfg: KLPanelSettings, runs, panel: str, n_jobs=1, backend=None, progress=None) -> list[dict]:
     """Rows (one per run and checkpoint) of KL vs data passes for Figure 1a, 1b or 1c.
 
     Parameters
@@ -162,13 +167,13 @@ def fig1a_runs(cfg):
 
 
 def fig1b_runs(cfg):
-    return [{"label": f"x = {x}", "method": "EWSG", "h": cfg.x_panel_step, "M": 1, "x_choice": x}
+    return [{"label": f"x = {x}", "method": "EWSG", "h": cfg.step_size, "M": 1, "x_choice": x}
             for x in cfg.x_choices]
 
 
 def fig1c_runs(cfg):
-    return [{"label": f"M = {m}", "method": "EWSG", "h": cfg.m_panel_step, "M": m, "x_choice": "recommended"}
-            for m in cfg.m_values]
+    return [{"label": f"M = {m}", "method": "EWSG", "h": cfg.step_size, "M": m, "x_choice": "recommended"}
+            for m in cfg.index_chain_lengths]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,15 +187,15 @@ def _thm_block(n_chains, rng, *, cfg, method, h, times):
     theta0 = post.mean + rng.standard_normal((n_chains, cfg.dim)) / np.sqrt(target.n)
     r0 = rng.standard_normal((n_chains, cfg.dim))
     ck = np.round(np.asarray(times) / h)
-    out = simulate(sampler, sampler.init(theta0, r0), rng, checkpoints=ck, unit="steps",
-                   time_average={"phi": phi_variance(post.mean)})
+    out = run_chains(sampler, sampler.init(theta0, r0), rng, checkpoints=ck, unit="steps",
+                     time_average={"phi": phi_variance(post.mean)})
     return {"phi": out["phi"], "steps": out["steps"], "passes": out["passes"], "info": out["info"]}
 
 
 def _time_average_run(cfg, method, h, times, tag, n_jobs, backend, progress=None):
     fn = functools.partial(_thm_block, cfg=cfg, method=method, h=h, times=tuple(times))
     seed = np.random.SeedSequence([cfg.seed, 4, 3, tag, int(round(h * 1e7))]).entropy
-    return run_realizations(fn, cfg.thm_realizations, seed=seed, block_size=cfg.block_size,
+    return run_realizations(fn, cfg.realizations, seed=seed, block_size=cfg.block_size,
                             n_jobs=n_jobs, backend=backend, progress=progress)
 
 
@@ -209,8 +214,8 @@ def sg_covariance_trace(cfg, method, h, rng_seed=0) -> dict:
     R = cfg.trace_chains
     st = sampler.init(post.mean + rng.standard_normal((R, cfg.dim)) / np.sqrt(target.n), rng.standard_normal((R, cfg.dim)))
     ck = np.round(np.linspace(0, cfg.e_time / h, cfg.trace_checkpoints))
-    out = simulate(sampler, st, rng, checkpoints=ck, unit="steps",
-                   observe={"pos": lambda s: s.position, "mom": lambda s: s.momentum})
+    out = run_chains(sampler, st, rng, checkpoints=ck, unit="steps",
+                     observe={"pos": lambda s: s.position, "mom": lambda s: s.momentum})
     est = EWSGIndexChain(1 if method == "EWSG" else 0)
     idx = np.broadcast_to(np.arange(target.n), (R, target.n))
     traces = []
@@ -232,7 +237,7 @@ def _term_shares(coef, h, T):
     return (terms / tot).tolist() if tot > 0 else [0.0, 0.0, 0.0]
 
 
-def theorem43(cfg: Fig1Settings, n_jobs=1, backend=None, progress=None) -> dict:
+def theorem43(cfg: Theorem43Settings, n_jobs=1, backend=None, progress=None) -> dict:
     """Measure Figures 1d–1f (EWSG, M = 1) and fit the three terms of Theorem 4.3.
 
     Returns
@@ -375,20 +380,20 @@ def _versions() -> dict:
 
 
 PANEL_RUNS = {"fig1a": fig1a_runs, "fig1b": fig1b_runs, "fig1c": fig1c_runs}
+PANEL_SETTINGS = {"fig1a": Fig1aSettings, "fig1b": Fig1bSettings, "fig1c": Fig1cSettings}
 
 
-def run_kl_panel(panel: str, scale: str, out_dir, n_jobs=1, backend=None, progress=None) -> None:
-    """Write ``<out_dir>/<panel>.csv`` for panel ``fig1a``, ``fig1b`` or ``fig1c`` at ``scale``."""
-    cfg = get_settings(scale)
+def run_kl_panel(panel: str, cfg: KLPanelSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Write ``<out_dir>/<panel>.csv`` for panel ``fig1a``, ``fig1b`` or ``fig1c``."""
     rows = kl_vs_passes(cfg, PANEL_RUNS[panel](cfg), panel, n_jobs, backend, progress)
     write_csv(Path(out_dir) / f"{panel}.csv", rows, header_comment=(
-        f"EWSG Figure 1{panel[-1]}, scale={scale}; kl = KL(target || Gaussian fit of the realizations) in nats, "
+        f"EWSG Figure 1{panel[-1]}, scale={cfg.scale}; kl = KL(target || Gaussian fit of the realizations) in nats, "
         "kl_se its bootstrap s.e.; kl_exact empty where no closed form exists"))
 
 
-def run_theorem43(scale: str, out_dir, n_jobs=1, backend=None, progress=None) -> None:
-    """Write ``fig1d.csv``, ``fig1e.csv``, ``fig1f.csv`` and ``rates.json`` to ``out_dir`` at ``scale``."""
-    cfg = get_settings(scale)
+def run_theorem43(cfg: Theorem43Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Write ``fig1d.csv``, ``fig1e.csv``, ``fig1f.csv`` and ``rates.json`` to ``out_dir``."""
+    scale = cfg.scale
     out = Path(out_dir)
     th = theorem43(cfg, n_jobs, backend, progress)
     write_csv(out / "fig1d.csv", th["rows_d"], header_comment=f"EWSG Fig 1d, scale={scale}: MSE of the time average of ||theta-mu||^2 vs T (EWSG M=1)")
@@ -402,13 +407,13 @@ def run_theorem43(scale: str, out_dir, n_jobs=1, backend=None, progress=None) ->
 def run_all(scale: str = "default", out_dir="results/ewsg", n_jobs: int = 1, backend=None, log=print) -> dict:
     """Run every Figure 1 experiment at ``scale`` directly into ``out_dir`` (no cache); wall times (s)."""
     times = {}
-    for panel in PANEL_RUNS:
+    for panel, settings in PANEL_SETTINGS.items():
         t0 = time.perf_counter()
-        run_kl_panel(panel, scale, out_dir, n_jobs, backend)
+        run_kl_panel(panel, settings.at(scale), out_dir, n_jobs, backend)
         times[panel] = time.perf_counter() - t0
         log(f"{panel}: {times[panel]:.1f} s")
     t0 = time.perf_counter()
-    run_theorem43(scale, out_dir, n_jobs, backend)
+    run_theorem43(Theorem43Settings.at(scale), out_dir, n_jobs, backend)
     times["fig1def"] = time.perf_counter() - t0
     log(f"fig1d-f: {times['fig1def']:.1f} s")
     return times

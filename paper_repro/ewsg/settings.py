@@ -1,4 +1,4 @@
-"""Settings of EWSG §5.1 (Figure 1) as frozen data, at three scales.
+"""Settings of EWSG §5.1 (Figure 1) as frozen dataclasses, one per experiment, at three scales.
 
 ``paper`` is the published setting (10,000 realizations, 30 data passes, minibatch 1, γ = 10,
 h = 5e-3 SGLD/pSGLD, 5e-2 SGHMC/EWSG, 5e-4 SVRG-LD, h = 7e-2 for the x panel, M ∈ {0, 1, 9, 19}).
@@ -23,13 +23,19 @@ Choices the text leaves open, and ours
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-__all__ = ["Fig1Settings", "SCALES", "get_settings"]
+from verify.store.settings import ScaledSettings
+
+__all__ = ["KLPanelSettings", "Fig1aSettings", "Fig1bSettings", "Fig1cSettings", "Theorem43Settings"]
+
+_KL_SMOKE = {"realizations": 1_000, "block_size": 500, "passes": 10.0, "checkpoint_every": 1.0}
 
 
 @dataclass(frozen=True)
-class Fig1Settings:
-    scale: str
+class KLPanelSettings(ScaledSettings):
+    """What Figs. 1a–1c share: the §5.1 target, the ensemble, the budget in data passes."""
+
     n_data: int = 50
     dim: int = 2
     realizations: int = 10_000
@@ -37,14 +43,44 @@ class Fig1Settings:
     passes: float = 30.0
     checkpoint_every: float = 0.5  # data passes
     friction: float = 10.0
+    seed: int = 20210501
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": _KL_SMOKE}
+
+
+@dataclass(frozen=True)
+class Fig1aSettings(KLPanelSettings):
+    """Fig. 1a: the five methods at their published step sizes."""
+
     step_sizes: dict = field(default_factory=lambda: {"SGLD": 5e-3, "pSGLD": 5e-3, "SGHMC": 5e-2,
                                                       "EWSG": 5e-2, "SVRG-LD": 5e-4})
-    x_panel_step: float = 7e-2
+
+
+@dataclass(frozen=True)
+class Fig1bSettings(KLPanelSettings):
+    """Fig. 1b: EWSG (M = 1) with the four choices of x at h = 0.07."""
+
+    step_size: float = 7e-2
     x_choices: tuple = ("recommended", "zero", "one", "momentum_reset")
-    m_values: tuple = (0, 1, 9, 19)
-    m_panel_step: float = 5e-2
-    # Theorem 4.3 (M = 1)
-    thm_realizations: int = 10_000
+
+
+@dataclass(frozen=True)
+class Fig1cSettings(KLPanelSettings):
+    """Fig. 1c: EWSG with index chains of length M at h = 0.05 (the journal text gives no h)."""
+
+    step_size: float = 5e-2
+    index_chain_lengths: tuple = (0, 1, 9, 19)
+
+
+@dataclass(frozen=True)
+class Theorem43Settings(ScaledSettings):
+    """Figs. 1d–1f: MSE of the time average vs T, vs h at fixed T, long-run vs h (EWSG M = 1)."""
+
+    n_data: int = 50
+    dim: int = 2
+    friction: float = 10.0
+    seed: int = 20210501
+    realizations: int = 10_000
+    block_size: int = 1_000
     d_step: float = 1e-3
     d_times: tuple = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
     d_fit_min_time: float = 2.0   # fit window T >= this (T much larger than the relaxation time ~0.2)
@@ -55,25 +91,7 @@ class Fig1Settings:
     trace_chains: int = 200       # chains on which Tr cov(n∇V_I | F_k) is computed exactly
     trace_checkpoints: int = 10
     n_boot: int = 1000
-    seed: int = 20210501
-
-    def as_dict(self) -> dict:
-        from dataclasses import asdict
-        return asdict(self)
-
-
-SCALES = {
-    "paper": Fig1Settings(scale="paper"),
-    "default": Fig1Settings(scale="default"),
-    "smoke": Fig1Settings(scale="smoke", realizations=1_000, block_size=500, passes=10.0, checkpoint_every=1.0,
-                          thm_realizations=1_000, d_times=(1.0, 2.0, 4.0, 8.0), d_fit_min_time=1.0,
-                          e_time=2.0, e_steps=(1e-3, 2e-3, 4e-3, 8e-3), f_time=32.0,
-                          f_steps=(1e-2, 2e-2, 4e-2), trace_chains=50, trace_checkpoints=4, n_boot=300),
-}
-
-
-def get_settings(scale: str) -> Fig1Settings:
-    """Settings for ``scale`` in {"smoke", "default", "paper"}; ``ValueError`` otherwise."""
-    if scale not in SCALES:
-        raise ValueError(f"scale must be one of {sorted(SCALES)}, got {scale!r}")
-    return SCALES[scale]
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {
+        "realizations": 1_000, "block_size": 500, "d_times": (1.0, 2.0, 4.0, 8.0), "d_fit_min_time": 1.0,
+        "e_time": 2.0, "e_steps": (1e-3, 2e-3, 4e-3, 8e-3), "f_time": 32.0, "f_steps": (1e-2, 2e-2, 4e-2),
+        "trace_chains": 50, "trace_checkpoints": 4, "n_boot": 300}}

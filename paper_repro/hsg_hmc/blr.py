@@ -1,6 +1,6 @@
 """HSG-HMC Figure 2: Bayesian logistic regression, test NLL vs data passes for the six methods.
 
-Built-in data sets by default (pima, breast_cancer; :mod:`verify.datasets`), LIBSVM files by path
+Built-in data sets by default (pima, breast_cancer; :mod:`verify.targets.datasets`), LIBSVM files by path
 (``sgmcmc-verify --data a9a=PATH [--data a9a.t=PATH] ...``: every data set given that way is added,
 with ``NAME.t`` as its test split when given, a random split otherwise; the paper's files are not shipped). Experiments never plot; ``figures/hsg_hmc.py`` reads ``blr.csv`` and ``blr.json``.
 
@@ -16,21 +16,16 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.datasets import load as load_data, standardize, train_test_split, user_data_names
 from verify.errors import DivergenceError
-from verify.io import write_csv, write_json
-from verify.logistic import LogisticRegressionTarget
+from verify.runner import run_chains
+from verify.store.io import write_csv, write_json
+from verify.targets.datasets import load as load_data, standardize, train_test_split, user_data_names
+from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
-from .experiments import METHODS, make_method
-from .settings import get_blr_settings
+from .methods import METHODS, make_method
+from .settings import BLRSettings
 
 __all__ = ["blr_run", "run_blr"]
-
-
-def data_names(s) -> list[str]:
-    """The built-in data sets of the settings plus every user-given LIBSVM set (``--data``), test files excluded."""
-    user = [n for n in user_data_names() if not n.endswith(".t")]
-    return list(s.datasets) + [n for n in user if n not in s.datasets]
 
 
 def _data(name, s):
@@ -49,23 +44,12 @@ def blr_run(sampler, target, Xte, yte, chains, passes, every, rng):
     -------
     passes_at : (m,) ndarray; nll : (chains, m) ndarray
     """
-    state = sampler.init(np.zeros((chains, target.dim)))
-    psum = np.zeros((chains, yte.size))
-    steps, evals = 0, 0
     marks = np.arange(every, passes + 1e-9, every)
-    out, at = [], []
-    j = 0
-    while j < marks.size:
-        state, info = sampler.step(state, rng)
-        evals += info.evaluations
-        steps += 1
-        psum += target.predictive(state.position, Xte)
-        if evals / target.n >= marks[j] - 1e-12:
-            p = np.clip(psum / steps, 1e-12, 1 - 1e-12)
-            out.append(-np.mean(yte[None] * np.log(p) + (1 - yte[None]) * np.log1p(-p), axis=1))
-            at.append(evals / target.n)
-            j += 1
-    return np.array(at), np.stack(out, axis=1)
+    run = run_chains(sampler, sampler.init(np.zeros((chains, target.dim))), rng, checkpoints=marks, unit="passes",
+                     time_average={"p": lambda s: target.predictive(s.position, Xte)})
+    p = np.clip(run["p"], 1e-12, 1 - 1e-12)  # (chains, m, n_test): the running predictive averages
+    nll = -np.mean(yte[None, None] * np.log(p) + (1 - yte[None, None]) * np.log1p(-p), axis=2)
+    return run["passes"], nll
 
 
 def _grid(g, n):
@@ -77,15 +61,14 @@ def _grid(g, n):
         yield cfg
 
 
-def run_blr(scale, out_dir, n_jobs=1, backend=None, progress=None):
+def run_blr(s: BLRSettings, out_dir, n_jobs=1, backend=None, progress=None):
     """Figure 2 on the configured data sets; writes ``blr.csv`` and ``blr.json``."""
-    s = get_blr_settings(scale)
     rows, meta = [], {"chosen": {}, "data": {}, "prior_precision": s.prior_precision}
     root = np.random.SeedSequence(s.seed)
-    names = data_names(s)
+    names = s.data_names()
     for di, (name, ss) in enumerate(zip(names, root.spawn(len(names)))):
         tr, te = _data(name, s)
-        target = LogisticRegressionTarget(tr.X, tr.y, s.prior_precision)
+        target = LogisticRegressionTarget(tr.X, tr.y, GaussianPrior(s.prior_precision))
         label = name.split("=", 1)[0]
         meta["data"][label] = {"n_train": int(tr.y.size), "n_test": int(te.y.size), "dim": int(target.dim),
                                "source": tr.source}

@@ -7,11 +7,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from verify.claims import Claim, Verdict, interval_verdict, ordering_verdict, register
+from verify.ledger.claims import Claim, Verdict, interval_verdict, ordering_verdict, register
 
-from verify.io import read_csv, read_json
+from verify.store.io import read_csv, read_json
 
-from .experiments import METHODS, PRINTED_TABLE2, SLOPE_TOLERANCE
+from .lemmas import SLOPE_TOLERANCE
+from .methods import METHODS
+from .table2 import PRINTED_TABLE2
 
 SEED = "001_d56659fdb8996bf2.txt"
 P = "hsg_hmc"

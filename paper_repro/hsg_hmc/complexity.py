@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from analytic.hsg_moments import gradients_to_accuracy, moment_trajectory
-from verify.io import write_csv, write_json
+from verify.store.io import write_csv, write_json
 from verify.targets import gaussian_means_target
 
-from .settings import get_complexity_settings
+from .settings import ComplexitySettings
 
 __all__ = ["run_complexity", "TABLE1_EXPONENTS"]
 
@@ -38,18 +38,17 @@ def _configs(s, n):
         yield f"HSG-HMC ({sc})", "HSG-HMC", {"schedule": sc}
 
 
-def run_complexity(scale, out_dir, n_jobs=1, backend=None, progress=None):
+def run_complexity(s: ComplexitySettings, out_dir, n_jobs=1, backend=None, progress=None):
     """Sweep ε; for each method the fewest gradients (over its hyperparameter grid) to W2 ≤ ε; fit exponents.
 
     Parameters
     ----------
-    scale : {"smoke", "default", "paper"}
+    s : ComplexitySettings
     out_dir : path
         Receives ``complexity.csv`` and ``complexity.json``.
     n_jobs, backend, progress
         Unused (the study is deterministic and runs in one process).
     """
-    s = get_complexity_settings(scale)
     t = gaussian_means_target(n=s.n_data, dim=s.dim)
     ck = np.unique(np.geomspace(1, s.max_iterations, s.checkpoints).astype(np.int64))
     eps = np.asarray(s.epsilons)

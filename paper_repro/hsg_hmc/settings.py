@@ -1,13 +1,15 @@
-"""Settings of the HSG-HMC experiments (seed ``001_d56659fdb8996bf2.txt``) as frozen data, at three scales.
+"""Settings of the HSG-HMC experiments (seed ``001_d56659fdb8996bf2.txt``): one frozen dataclass per experiment.
 
-Two studies:
+Four studies:
 
-* **Lemmas 2–3** (``lemma_*`` fields): the mean square error ``E‖g^(k) − ∇f(x^(k))‖²`` of the
+* **Lemmas 2–3** (:class:`LemmaSettings`): the mean square error ``E‖g^(k) − ∇f(x^(k))‖²`` of the
   hybrid estimator (7) along the run, over many vectorized realizations, on the mixture target,
   started at ``(x, v) = (0, 0)`` as Lemma 3 requires, for ``ρ_k = 1/k``, the periodic reset of
   Corollary 2, ``ρ ≡ 0`` and ``ρ ≡ 1``.
-* **Table 2 / Figure 1** (``t2_*`` fields): the Gaussian mixture, N = 500, d = 2, six methods,
-  each tuned on a documented grid, W2 to an exact reference.
+* **Table 2 / Figure 1** (:class:`Table2Settings`): the Gaussian mixture, N = 500, d = 2, six
+  methods, each tuned on a documented grid, W2 to an exact reference.
+* **Figure 2** (:class:`BLRSettings`): Bayesian logistic regression on real data.
+* **Table 1** (:class:`ComplexitySettings`): gradients to reach W2 ≤ ε, exact moments.
 
 Scales
 ------
@@ -29,70 +31,52 @@ Choices the text leaves open, and ours
   pass (N/b steps); all minibatches are 1 except SRVR's ``B``/``B0``.
 * Grid search criterion: exact W2 (``ot.emd2`` on a subsample) of a tuning run against an
   exact reference set; the final run uses a fresh seed and an independent reference set.
-* W2 reported on the final run as mean ± s.e. over ``t2_groups`` independent groups of chains
+* W2 reported on the final run as mean ± s.e. over ``groups`` independent groups of chains
   (each against its own exact reference subsample), so the spread includes run-to-run variation.
 * Sinkhorn is reported twice: on the raw squared-distance cost, and on the cost divided by its
   maximum (the POT tutorials' normalization — our guess at what produced numbers as small as
   Table 2's; the text says only "Sinkhorn method with penalty 10⁻³"). Both by POT's log-domain
   Sinkhorn warm-started along penalties max(cost)·2⁻ᵏ down to 10⁻³ (ε-scaling), with a total
-  budget of ``t2_sinkhorn_max_iter`` iterations (``t2_sinkhorn_raw_max_iter`` on the raw cost) and
+  budget of ``sinkhorn_max_iter`` iterations (``sinkhorn_raw_max_iter`` on the raw cost) and
   convergence reported. On the raw cost the
   penalty 10⁻³ is ~10⁻⁵ of the cost range: the entropic value is then pinned to the exact one,
-  ``W2² ≤ S ≤ W2² + 10⁻³·log n`` (:mod:`verify.transport`), and iterating to convergence would
+  ``W2² ≤ S ≤ W2² + 10⁻³·log n`` (:mod:`verify.measure.transport`), and iterating to convergence would
   take ~10⁵ iterations, so it is reported unconverged next to the exact value on the same points.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import ClassVar
 
-__all__ = ["HSGSettings", "SCALES", "get_settings", "BLRSettings", "BLR_SCALES", "get_blr_settings",
-           "ComplexitySettings", "COMPLEXITY_SCALES", "get_complexity_settings"]
+from verify.store.settings import ScaledSettings
+from verify.targets.datasets import data_identity, user_data_names
+
+__all__ = ["LemmaSettings", "Table2Settings", "BLRSettings", "ComplexitySettings"]
 
 
 @dataclass(frozen=True)
-class HSGSettings:
-    scale: str
-    # target
+class _MixtureTarget(ScaledSettings):
+    """The Table 2 target: ``a_i ~ N((2, …, 2), I_d)`` from ``default_rng(mixture_seed)``."""
+
     n_data: int = 500
     dim: int = 2
     mixture_seed: int = 20210202
-    grid_cells: int = 600
-    grid_lower: tuple = (-8.0, -8.0)
-    grid_upper: tuple = (10.0, 10.0)
     seed: int = 20210203
-    # Lemmas 2-3
-    lemma_chains: int = 300
-    lemma_block_size: int = 150
-    lemma_steps: int = 500
-    lemma_step_sizes: tuple = (0.01, 0.03, 0.1)
-    lemma_schedules: tuple = ("harmonic", "periodic", "constant0", "constant1")
-    lemma_slope_window: tuple = (2, 20)     # k window of the early 1/k decay fit
-    # Table 2 / Figure 1
-    t2_chains: int = 20
-    t2_groups: int = 4
-    t2_iterations: int = 10_000
-    t2_tune_iterations: int = 2_000
-    t2_grids: dict = field(default_factory=lambda: {
-        "SGLD": {"step_size": (0.01, 0.03, 0.1, 0.3)},
-        "SGHMC": {"step_size": (0.03, 0.1, 0.3, 1.0)},
-        "SVRG-LD": {"step_size": (0.01, 0.03, 0.1, 0.3)},
-        "SG-UL-MCMC": {"step_size": (0.03, 0.1, 0.3, 1.0)},
-        "SRVR-HMC": {"step_size": (0.03, 0.1, 0.3, 1.0), "inner_loop_length": (10, 100),
-                     "inner_batch_size": (1,), "outer_batch_size": (100, 500)},
-        "HSG-HMC": {"step_size": (0.03, 0.1, 0.3, 1.0)},
-    })
-    t2_emd_subsample: int = 2_000
-    t2_sinkhorn_subsample: int = 250
-    t2_sinkhorn_reg: float = 1e-3
-    t2_sinkhorn_max_iter: int = 10_000       # cost/max scale: converged in 3.0-6.0e3 iterations at paper scale (10³ points)
-    t2_sinkhorn_raw_max_iter: int = 1_000    # raw scale: still at marginal error 1e-3 after 2e4 iterations (docs/benchmarks.md); run only to show it does not converge
-    t2_hmc_chains: int = 20
-    t2_hmc_iterations: int = 10_000
-    t2_hmc_step_size: float = 0.3
-    t2_hmc_leapfrog: int = 5
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+
+@dataclass(frozen=True)
+class LemmaSettings(_MixtureTarget):
+    """Lemmas 2–3: the hybrid estimator's error along HSG-HMC runs from (0, 0)."""
+
+    chains: int = 300
+    block_size: int = 150
+    steps: int = 500
+    step_sizes: tuple = (0.01, 0.03, 0.1)
+    schedules: tuple = ("harmonic", "periodic", "constant0", "constant1")
+    slope_window: tuple = (2, 20)     # k window of the early 1/k decay fit
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "paper": {"chains": 4_000, "steps": 2_000},
+        "smoke": {"chains": 120, "block_size": 120, "steps": 100, "step_sizes": (0.01, 0.1)}}
 
 
 _SMOKE_GRIDS = {
@@ -105,28 +89,58 @@ _SMOKE_GRIDS = {
     "HSG-HMC": {"step_size": (0.1, 0.3)},
 }
 
-SCALES = {
-    "paper": HSGSettings(scale="paper", lemma_chains=4_000, lemma_steps=2_000, t2_chains=4, t2_groups=4,
-                         t2_iterations=200_000, t2_tune_iterations=20_000, t2_emd_subsample=10_000,
-                         t2_sinkhorn_subsample=1_000, t2_sinkhorn_max_iter=6_000, t2_hmc_chains=4, t2_hmc_iterations=200_000),
-    "default": HSGSettings(scale="default"),
-    "smoke": HSGSettings(scale="smoke", grid_cells=200, lemma_chains=120, lemma_block_size=120, lemma_steps=100,
-                         lemma_step_sizes=(0.01, 0.1), t2_chains=8, t2_groups=4, t2_iterations=1_000,
-                         t2_tune_iterations=400, t2_grids=_SMOKE_GRIDS, t2_emd_subsample=400,
-                         t2_sinkhorn_subsample=60, t2_sinkhorn_max_iter=200, t2_sinkhorn_raw_max_iter=200, t2_hmc_chains=8,
-                         t2_hmc_iterations=1_000),
+
+@dataclass(frozen=True)
+class Table2Settings(_MixtureTarget):
+    """Table 2 / Figure 1: grid search, final runs, exact and Sinkhorn W2, the noise floor, the HMC reference."""
+
+    grid_cells: int = 600
+    grid_lower: tuple = (-8.0, -8.0)
+    grid_upper: tuple = (10.0, 10.0)
+    chains: int = 20
+    groups: int = 4
+    iterations: int = 10_000
+    tune_iterations: int = 2_000
+    grids: dict = field(default_factory=lambda: {
+        "SGLD": {"step_size": (0.01, 0.03, 0.1, 0.3)},
+        "SGHMC": {"step_size": (0.03, 0.1, 0.3, 1.0)},
+        "SVRG-LD": {"step_size": (0.01, 0.03, 0.1, 0.3)},
+        "SG-UL-MCMC": {"step_size": (0.03, 0.1, 0.3, 1.0)},
+        "SRVR-HMC": {"step_size": (0.03, 0.1, 0.3, 1.0), "inner_loop_length": (10, 100),
+                     "inner_batch_size": (1,), "outer_batch_size": (100, 500)},
+        "HSG-HMC": {"step_size": (0.03, 0.1, 0.3, 1.0)},
+    })
+    emd_subsample: int = 2_000
+    sinkhorn_subsample: int = 250
+    sinkhorn_reg: float = 1e-3
+    sinkhorn_max_iter: int = 10_000       # cost/max scale: converged in 3.0-6.0e3 iterations at paper scale (10³ points)
+    sinkhorn_raw_max_iter: int = 1_000    # raw scale: still at marginal error 1e-3 after 2e4 iterations (docs/benchmarks.md); run only to show it does not converge
+    hmc_chains: int = 20
+    hmc_iterations: int = 10_000
+    hmc_step_size: float = 0.3
+    hmc_leapfrog: int = 5
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "paper": {"chains": 4, "groups": 4, "iterations": 200_000, "tune_iterations": 20_000,
+                  "emd_subsample": 10_000, "sinkhorn_subsample": 1_000, "sinkhorn_max_iter": 6_000,
+                  "hmc_chains": 4, "hmc_iterations": 200_000},
+        "smoke": {"grid_cells": 200, "chains": 8, "groups": 4, "iterations": 1_000, "tune_iterations": 400,
+                  "grids": _SMOKE_GRIDS, "emd_subsample": 400, "sinkhorn_subsample": 60, "sinkhorn_max_iter": 200,
+                  "sinkhorn_raw_max_iter": 200, "hmc_chains": 8, "hmc_iterations": 1_000}}
+
+
+_BLR_GRIDS = {
+    "SGLD": {"step_size": (3e-4, 1e-3, 3e-3)},
+    "SGHMC": {"step_size": (1e-3, 3e-3, 1e-2)},
+    "SVRG-LD": {"step_size": (3e-4, 1e-3, 3e-3)},
+    "SG-UL-MCMC": {"step_size": (1e-3, 3e-3, 1e-2)},
+    "SRVR-HMC": {"step_size": (1e-3, 3e-3, 1e-2), "inner_loop_length": (20, 100), "inner_batch_size": (1,),
+                 "outer_batch_size": (0,)},
+    "HSG-HMC": {"step_size": (1e-3, 3e-3, 1e-2)},
 }
 
 
-def get_settings(scale: str) -> HSGSettings:
-    """Settings for ``scale`` in {"smoke", "default", "paper"}; ``ValueError`` otherwise."""
-    if scale not in SCALES:
-        raise ValueError(f"scale must be one of {sorted(SCALES)}, got {scale!r}")
-    return SCALES[scale]
-
-
 @dataclass(frozen=True)
-class BLRSettings:
+class BLRSettings(ScaledSettings):
     """Bayesian logistic regression (Figure 2) on built-in data sets; LIBSVM files by path.
 
     The paper's six LIBSVM sets are not shipped; the default runs pima (R MASS, 532 rows) and
@@ -134,49 +148,39 @@ class BLRSettings:
     ``N(0, λ⁻¹ I)`` with ``λ = 1`` (the text writes ``N(0, λI)`` and gives no value). Test NLL of the
     running posterior-predictive average over all iterates so far, per chain, averaged over chains.
     Step sizes per method are chosen on a grid by the final test NLL of a tuning run with its own
-    seed; SRVR-HMC uses ``B0 = n`` (full reset), ``B = 1``, ``L`` on the grid.
+    seed; SRVR-HMC uses ``B0 = n`` (full reset), ``B = 1``, ``L`` on the grid (``outer_batch_size = 0``
+    in a grid means ``B0 = n``). Every data set given as ``--data NAME=PATH`` is added (see
+    :meth:`data_names`); the files' hashes enter the cache key (:meth:`inputs`).
     """
 
-    scale: str
     datasets: tuple = ("pima", "breast_cancer")
     test_fraction: float = 0.25
     prior_precision: float = 1.0
     chains: int = 20
     passes: float = 20.0
     checkpoint_every: float = 1.0
-    grids: dict = field(default_factory=lambda: {
-        "SGLD": {"step_size": (3e-4, 1e-3, 3e-3)},
-        "SGHMC": {"step_size": (1e-3, 3e-3, 1e-2)},
-        "SVRG-LD": {"step_size": (3e-4, 1e-3, 3e-3)},
-        "SG-UL-MCMC": {"step_size": (1e-3, 3e-3, 1e-2)},
-        "SRVR-HMC": {"step_size": (1e-3, 3e-3, 1e-2), "inner_loop_length": (20, 100), "inner_batch_size": (1,),
-                     "outer_batch_size": (0,)},
-        "HSG-HMC": {"step_size": (1e-3, 3e-3, 1e-2)},
-    })
+    grids: dict = field(default_factory=lambda: {k: {kk: tuple(vv) for kk, vv in v.items()}
+                                                 for k, v in _BLR_GRIDS.items()})
     seed: int = 20210204
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "paper": {"chains": 10, "passes": 50.0},
+        "smoke": {"datasets": ("pima",), "chains": 4, "passes": 4.0,
+                  "grids": {k: {kk: vv[:2] if kk == "step_size" else vv[:1] for kk, vv in v.items()}
+                            for k, v in _BLR_GRIDS.items()}}}
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+    def data_names(self) -> list[str]:
+        """The built-in data sets plus every user-given LIBSVM set (``--data``), test files excluded."""
+        user = [n for n in user_data_names() if not n.endswith(".t")]
+        return list(self.datasets) + [n for n in user if n not in self.datasets]
 
-
-BLR_SCALES = {
-    "paper": BLRSettings(scale="paper", chains=10, passes=50.0),
-    "default": BLRSettings(scale="default"),
-    "smoke": BLRSettings(scale="smoke", datasets=("pima",), chains=4, passes=4.0,
-                         grids={k: {kk: vv[:2] if kk == "step_size" else vv[:1] for kk, vv in v.items()}
-                                for k, v in BLRSettings(scale="x").grids.items()}),
-}
-
-
-def get_blr_settings(scale: str) -> BLRSettings:
-    """BLR settings for ``scale``; ``outer_batch_size = 0`` in a grid means ``B0 = n``."""
-    if scale not in BLR_SCALES:
-        raise ValueError(f"scale must be one of {sorted(BLR_SCALES)}, got {scale!r}")
-    return BLR_SCALES[scale]
+    def inputs(self) -> dict:
+        names = self.data_names()
+        test_files = [n + ".t" for n in names if n + ".t" in user_data_names()]
+        return {"data": [data_identity(n) for n in names + test_files]}
 
 
 @dataclass(frozen=True)
-class ComplexitySettings:
+class ComplexitySettings(ScaledSettings):
     """Table 1 / Corollaries 1–2 on the quadratic target of :func:`verify.targets.gaussian_means_target`.
 
     Exact moment propagation (:mod:`analytic.hsg_moments`); W2 is the Bures distance of the exact
@@ -185,7 +189,6 @@ class ComplexitySettings:
     minimum against 1/ε. The default and paper scales coincide (this study costs under a minute).
     """
 
-    scale: str
     n_data: int = 50
     dim: int = 2
     epsilons: tuple = (0.1, 0.07, 0.05, 0.035, 0.025, 0.018, 0.012)
@@ -195,22 +198,6 @@ class ComplexitySettings:
     sg_ul_batch_sizes: tuple = (1, 5)
     srvr_configs: tuple = ((10, 0, 1), (50, 0, 1), (10, 10, 1))   # (L, B0 (0 = n), B)
     hsg_schedules: tuple = ("periodic", "harmonic")
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-COMPLEXITY_SCALES = {
-    "paper": ComplexitySettings(scale="paper"),
-    "default": ComplexitySettings(scale="default"),
-    "smoke": ComplexitySettings(scale="smoke", epsilons=(0.1, 0.05, 0.025), step_sizes=(1.2e-3, 5e-3, 2e-2),
-                                max_iterations=20_000, checkpoints=80, srvr_configs=((10, 0, 1),),
-                                sg_ul_batch_sizes=(1,)),
-}
-
-
-def get_complexity_settings(scale: str) -> ComplexitySettings:
-    """Complexity-study settings for ``scale``."""
-    if scale not in COMPLEXITY_SCALES:
-        raise ValueError(f"scale must be one of {sorted(COMPLEXITY_SCALES)}, got {scale!r}")
-    return COMPLEXITY_SCALES[scale]
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "smoke": {"epsilons": (0.1, 0.05, 0.025), "step_sizes": (1.2e-3, 5e-3, 2e-2), "max_iterations": 20_000,
+                  "checkpoints": 80, "srvr_configs": ((10, 0, 1),), "sg_ul_batch_sizes": (1,)}}

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.claims import Claim, Verdict, ordering_verdict, register
-from verify.io import read_csv, read_json
+from verify.ledger.claims import Claim, Verdict, ordering_verdict, register
+from verify.store.io import read_csv, read_json
 
-from .experiments import PAPER_TABLE2
+from .mixture import PAPER_TABLE2
 
 SEED = "004_8438bd4b543e0fc4.txt"
 P = "ls_sgld"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.ls_targets import GaussianMixtureTarget, mixture_centers
-from verify.transport import w2_exact
+from verify.measure.transport import w2_exact
+from verify.targets import LSMixtureTarget, mixture_centers
 
-from .experiments import _grid_sample
-from .settings import get_settings
+from .mixture import grid_sample
+from .settings import Table2Settings
 
 __all__ = ["single_mode_w2"]
 
@@ -28,7 +28,7 @@ def single_mode_w2(points: int = 3000, seed: int = 1, scale: str = "paper") -> d
     seed : int
         ``default_rng`` seed of the exact grid draws.
     scale : str
-        Settings scale (target seed, grid).
+        Settings scale of Table 2 (target seed, grid).
 
     Returns
     -------
@@ -36,10 +36,10 @@ def single_mode_w2(points: int = 3000, seed: int = 1, scale: str = "paper") -> d
         ``major_weight`` (mass on the side of the mean direction), ``w2_major_only``,
         ``w2_minor_only``, ``floor`` (two exact sets), ``points``.
     """
-    cfg = get_settings(scale)
-    mix = GaussianMixtureTarget(mixture_centers(500, cfg.seed))
+    cfg = Table2Settings.at(scale)
+    mix = LSMixtureTarget(mixture_centers(500, cfg.seed))
     rng = np.random.default_rng(seed)
-    draw = lambda k: _grid_sample(mix, cfg.f3_grid_half_width, cfg.f3_grid_spacing, k, rng)  # noqa: E731
+    draw = lambda k: grid_sample(mix, cfg.grid_half_width, cfg.grid_spacing, k, rng)  # noqa: E731
     ref = draw(points)
     pool = draw(6 * points)
     u = pool.mean(axis=0) / np.linalg.norm(pool.mean(axis=0))

@@ -1,4 +1,4 @@
-"""Settings of the LS-SGLD experiments (seed ``004_8438bd4b543e0fc4.txt``) as frozen data.
+"""Settings of the LS-SGLD experiments (seed ``004_8438bd4b543e0fc4.txt``): one frozen dataclass per experiment.
 
 Three scales. ``paper`` holds the published settings where the text gives them; ``default`` is what
 ``make figures`` runs (239 s in all with n_jobs = 2, measured in `sgmcmc-verify verify --scale default` while
@@ -26,14 +26,14 @@ Choices the text leaves open, and ours
   (4.2) ``τ = ½ + Σ_{t≥1} ρ(t)`` with Sokal's automatic window (c = 5), averaged over the two
   coordinates; covariance error = mean squared entry error of the sample covariance.
 * pSGLD / LS-pSGLD everywhere: α = 0.99, λ = 1e-5, RMSprop fed the gradient ``g_k`` of ``f`` that
-  the sampler uses (``preconditioner_input="full"``, see :class:`verify.ls_samplers.LaplacianSmoothingPSGLD`):
-  the paper's step sizes (pSGLD 0.002 for BLR) only make sense that way; pSGLD is then
-  ``LaplacianSmoothingPSGLD`` at σ = 0. LS-pSGLD composition: ``G^{1/2}A⁻¹G^{1/2}`` (documented there).
+  the sampler uses (``preconditioner_input="full"``, see :class:`verify.integrators.RMSpropPreconditioner`):
+  the paper's step sizes (pSGLD 0.002 for BLR) only make sense that way; pSGLD is then LS-pSGLD's
+  arithmetic at σ = 0. LS-pSGLD composition: ``G^{1/2}A⁻¹G^{1/2}`` (documented there).
 * Fig. 4: σ = 0.5 for LS-SGLD / LS-pSGLD (the BLR text gives no σ; 0.5 is the paper's CNN value);
   the prior ``‖x‖^{−λ}e^{−θ‖x‖}`` with λ = 1, θ = 1e-2 as printed; x₀ ~ N(0, 0.01 I) (the prior is
   singular at 0); 10,000 iterations (not printed); test split 20 % of Pima (seed 0).
-* Table 3: full-batch SGLD (η = 0.001, the Fig. 4 SGLD step) path of ``t3_path_steps`` steps,
-  variance recorded at every ``t3_every``-th point; minibatches drawn without replacement; the
+* Table 3: full-batch SGLD (η = 0.001, the Fig. 4 SGLD step) path of ``path_steps`` steps,
+  variance recorded at every ``every``-th point; minibatches drawn without replacement; the
   variance about the full-batch smoothed gradient from 100 repetitions (the paper's procedure),
   and its exact value (finite-population formula) alongside.
 * Fig. 3: EM step 1e-2 ("very small"; the relaxation time of (4.3) is 4.5), σ = 1 with the eq. (4.1)
@@ -43,99 +43,164 @@ Choices the text leaves open, and ours
   a_i drawn exactly from N([2, 2], 2I) (the paper used MH for this Gaussian); default windows end at
   2×10⁴, 5×10⁴, 10⁵ iterations (paper: 10⁵, 5×10⁵, 9×10⁵); W2 on 1500 thinned points (paper: 10⁴);
   3 chains per sampler; MH reference = MALA (step 0.05, 300 steps) from an exact grid draw; the two
-  references are compared over ``t2_floor_reps`` = 4 fresh pairs of exact grid sets.
+  references are compared over ``floor_reps`` = 4 fresh pairs of exact grid sets.
 * Theorem 3.3 study (no counterpart in the paper's experiments): ``V(θ) = Σ_i ½‖θ − c_i‖²``,
   n = 50, d = 16, c_i ~ N(0, I), b = 1, x₀ = 0.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import ClassVar
 
-__all__ = ["LSSettings", "SCALES", "get_settings"]
+from verify.store.settings import ScaledSettings
+from verify.targets.datasets import data_identity, user_data_names
+
+__all__ = ["Table1Settings", "Theorem33Settings", "Prop21Settings", "Table3Settings", "Fig1Settings",
+           "Fig4Settings", "Table2Settings", "Fig3Settings", "blr_dataset"]
+
+SEED = 20210104
+
+
+def blr_dataset(configured: str) -> str:
+    """The data set of Table 3 and Fig. 4: the paper's a3a when its files were given, else ``configured``.
+
+    Giving ``sgmcmc-verify --data a3a=TRAIN --data a3a.t=TEST`` is enough to run both on a3a (the
+    cache key then holds the files' SHA-256); without it the built-in set of the settings is used.
+    """
+    return "a3a" if "a3a" in user_data_names() else configured
+
+
+class _BLRData:
+    """The data set a BLR experiment reads, and its identity for the cache key."""
+
+    def data_name(self) -> str:
+        return blr_dataset(self.dataset)
+
+    def inputs(self) -> dict:
+        ds = self.data_name()
+        return {"data": [data_identity(x) for x in ((ds, ds + ".t") if ds == "a3a" else (ds,))]}
 
 
 @dataclass(frozen=True)
-class LSSettings:
-    scale: str
-    seed: int = 20210104
-    # Theorem 3.3 structure (exact laws)
-    thm_n: int = 50
-    thm_dim: int = 16
-    thm_sigmas: tuple = (0.5, 1.0, 2.0)
-    thm_steps: tuple = (1e-3, 2e-3, 5e-3, 1e-2)
-    thm_grid_points: int = 80
-    thm_small_steps: tuple = (1e-5, 1e-4, 1e-3)
-    thm_dims_gamma: tuple = (4, 16, 64)
-    # Proposition 2.1
-    prop_sympy_dim: int = 3
-    prop_steps: tuple = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)
-    # Table 3
-    t3_dataset: str = "pima"
-    t3_path_steps: int = 1000
-    t3_every: int = 10
-    t3_step: float = 1e-3
-    t3_batches: tuple = (10, 15, 50)
-    t3_sigmas: tuple = (0.0, 0.5, 1.0, 2.0)
-    t3_reps: int = 100
-    # Fig. 1
-    f1_samples: int = 50_000
-    f1_base_step: float = 0.19
-    f1_factors: tuple = (1.0, 0.8, 0.64, 0.512, 0.4096)
-    f1_sigma: float = 0.1
-    f1_rho: float = 0.9
-    f1_runs: int = 4
-    f1_first: int = 600
-    # Fig. 4
-    f4_dataset: str = "pima"
-    f4_iters: int = 10_000
-    f4_burn_in: int = 1000
-    f4_every: int = 250
-    f4_batch: int = 5
-    f4_sigma: float = 0.5
-    f4_steps: tuple = (("SGLD", 1e-3), ("pSGLD", 2e-3))
-    f4_chains: int = 8
-    f4_lam: float = 1.0
-    f4_theta: float = 1e-2
-    f4_test_fraction: float = 0.2
-    # Table 2 / Fig. 2
-    t2_iters: tuple = (20_000, 50_000, 100_000)
-    t2_window: int = 10_000
-    t2_step: float = 0.05
-    t2_sigma: float = 1.0
-    t2_batch: int = 10
-    t2_chains: int = 3
-    t2_w2_points: int = 1500
-    t2_mh_step: float = 0.05
-    t2_mh_steps: int = 300
-    t2_floor_reps: int = 4
-    # Fig. 3
-    f3_samples: int = 20_000
-    f3_step: float = 1e-2
-    f3_sigma: float = 1.0
-    f3_runs: int = 100
-    f3_grid_half_width: float = 10.0
-    f3_grid_spacing: float = 0.04
-
-    def as_dict(self) -> dict:
-        return asdict(self)
+class Table1Settings(ScaledSettings):
+    """Table 1: printed cells vs γ₂ and the candidates (exact; nothing to set)."""
 
 
-SCALES = {
-    "paper": LSSettings(scale="paper", f1_samples=200_000, f1_runs=1, f3_samples=100_000, t2_iters=(100_000, 500_000, 900_000),
-                        t2_w2_points=10_000),
-    "default": LSSettings(scale="default"),
-    "smoke": LSSettings(scale="smoke", thm_sigmas=(1.0,), thm_steps=(2e-3, 5e-3), thm_grid_points=30,
-                        thm_dims_gamma=(16,), prop_steps=(1e-4, 3e-4, 1e-3), t3_path_steps=100, t3_every=20,
-                        t3_reps=30, f1_samples=3000, f1_factors=(1.0, 0.64), f1_runs=2, f4_iters=1500,
-                        f4_burn_in=500, f4_every=250, f4_chains=3,
-                        f3_samples=2000, f3_runs=20, f3_grid_spacing=0.2,
-                        t2_iters=(2000, 4000), t2_window=1000, t2_chains=2, t2_w2_points=300, t2_mh_steps=50,
-                        t2_floor_reps=3),
-}
+@dataclass(frozen=True)
+class Theorem33Settings(ScaledSettings):
+    """Theorem 3.3 structure on exact laws: ``V = Σ_i ½‖θ − c_i‖²``, n = 50, d = 16, b = 1, x₀ = 0."""
+
+    seed: int = SEED
+    n: int = 50
+    dim: int = 16
+    sigmas: tuple = (0.5, 1.0, 2.0)
+    steps: tuple = (1e-3, 2e-3, 5e-3, 1e-2)
+    grid_points: int = 80
+    small_steps: tuple = (1e-5, 1e-4, 1e-3)
+    dims_gamma: tuple = (4, 16, 64)
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigmas": (1.0,), "steps": (2e-3, 5e-3), "grid_points": 30,
+                                                 "dims_gamma": (16,)}}
 
 
-def get_settings(scale: str) -> LSSettings:
-    """Settings for ``scale`` in {"smoke", "default", "paper"}; ``ValueError`` otherwise."""
-    if scale not in SCALES:
-        raise ValueError(f"scale must be one of {sorted(SCALES)}, got {scale!r}")
-    return SCALES[scale]
+@dataclass(frozen=True)
+class Prop21Settings(ScaledSettings):
+    """Proposition 2.1: the Fokker–Planck residual (sympy) and the small-step invariant law of LS-GLD."""
+
+    seed: int = SEED
+    n: int = 50
+    dim: int = 16
+    sigmas: tuple = (0.5, 1.0, 2.0)
+    sympy_dim: int = 3
+    steps: tuple = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigmas": (1.0,), "steps": (1e-4, 3e-4, 1e-3)}}
+
+
+@dataclass(frozen=True)
+class Table3Settings(_BLRData, ScaledSettings):
+    """Table 3: maximum variance of the smoothed stochastic gradient along a full-batch path (BLR)."""
+
+    seed: int = SEED
+    dataset: str = "pima"
+    path_steps: int = 1000
+    every: int = 10
+    step_size: float = 1e-3
+    batches: tuple = (10, 15, 50)
+    sigmas: tuple = (0.0, 0.5, 1.0, 2.0)
+    reps: int = 100
+    prior_lam: float = 1.0
+    prior_theta: float = 1e-2
+    test_fraction: float = 0.2
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"path_steps": 100, "every": 20, "reps": 30}}
+
+
+@dataclass(frozen=True)
+class Fig1Settings(ScaledSettings):
+    """Fig. 1: the 2-D Gaussian, covariance error vs autocorrelation time for four samplers."""
+
+    seed: int = SEED
+    samples: int = 50_000
+    base_step: float = 0.19
+    factors: tuple = (1.0, 0.8, 0.64, 0.512, 0.4096)
+    sigma: float = 0.1
+    rho: float = 0.9
+    runs: int = 4
+    first: int = 600
+    SCALE_OVERRIDES: ClassVar[dict] = {"paper": {"samples": 200_000, "runs": 1},
+                                       "smoke": {"samples": 3000, "factors": (1.0, 0.64), "runs": 2}}
+
+
+@dataclass(frozen=True)
+class Fig4Settings(_BLRData, ScaledSettings):
+    """Fig. 4: BLR NLL / accuracy vs iterations for SGLD, pSGLD, LS-SGLD, LS-pSGLD."""
+
+    seed: int = SEED
+    dataset: str = "pima"
+    iters: int = 10_000
+    burn_in: int = 1000
+    every: int = 250
+    batch_size: int = 5
+    sigma: float = 0.5
+    step_sizes: tuple = (("SGLD", 1e-3), ("pSGLD", 2e-3))
+    chains: int = 8
+    prior_lam: float = 1.0
+    prior_theta: float = 1e-2
+    test_fraction: float = 0.2
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"iters": 1500, "burn_in": 500, "every": 250, "chains": 3}}
+
+
+@dataclass(frozen=True)
+class Table2Settings(ScaledSettings):
+    """Table 2 / Fig. 2: W2 of the last samples to exact-grid and MH references on the §4.1.2 mixture."""
+
+    seed: int = SEED
+    iters: tuple = (20_000, 50_000, 100_000)
+    window: int = 10_000
+    step_size: float = 0.05
+    sigma: float = 1.0
+    batch_size: int = 10
+    chains: int = 3
+    w2_points: int = 1500
+    mh_step: float = 0.05
+    mh_steps: int = 300
+    floor_reps: int = 4
+    grid_half_width: float = 10.0
+    grid_spacing: float = 0.04
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "paper": {"iters": (100_000, 500_000, 900_000), "w2_points": 10_000},
+        "smoke": {"iters": (2000, 4000), "window": 1000, "chains": 2, "w2_points": 300, "mh_steps": 50,
+                  "floor_reps": 3, "grid_spacing": 0.2}}
+
+
+@dataclass(frozen=True)
+class Fig3Settings(ScaledSettings):
+    """Fig. 3: MSE of the mean from N samples, LD vs LS-LD, on the Gaussian (4.3) and the §4.1.2 mixture."""
+
+    seed: int = SEED
+    samples: int = 20_000
+    step_size: float = 1e-2
+    sigma: float = 1.0
+    runs: int = 100
+    grid_half_width: float = 10.0
+    grid_spacing: float = 0.04
+    SCALE_OVERRIDES: ClassVar[dict] = {"paper": {"samples": 100_000},
+                                       "smoke": {"samples": 2000, "runs": 20, "grid_spacing": 0.2}}

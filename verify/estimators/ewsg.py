@@ -1,128 +1,20 @@
-"""Gradient estimators: each returns the estimate of ``∇V(θ)`` for every chain and its cost.
-
-An estimator is the half of a sampler that decides *which* data enter a step. The other half, the
-integrator, lives in :mod:`verify.samplers`. Every estimator follows one shape::
-
-    est_state = estimator.init(target, position, rng)
-    estimate  = estimator(est_state, rng, target, position, context)
-
-where ``estimate`` is a :class:`GradientEstimate` (gradient, per-chain evaluations spent, new
-estimator state, diagnostics). Costs are in per-datum gradient evaluations per chain; a data pass
-is ``n`` of them. Except for the documented full passes of SVRG, no estimator touches O(n) data
-in a step.
+"""EWSG: the exponentially weighted stochastic gradient, an index Metropolis chain (Algorithm 1).
 
 References
 ----------
-EWSG (seed ``000_8e0377c44e2ea3b8.txt``): weights (4), acceptance (6), Algorithm 1, Appendix D
-(minibatch b > 1).
-SVRG-LD: Dubey et al., "Variance reduction in stochastic gradient Langevin dynamics", NeurIPS 2016,
-as cited in EWSG §5.
+EWSG (seed ``000_8e0377c44e2ea3b8.txt``): weights (4), acceptance (6), Algorithm 1, §4.4 (the
+choice of x), Appendix D (minibatch b > 1).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import check_nonnegative_int, check_positive, check_positive_int
+from ..errors import check_nonnegative_int, check_positive_int
+from .base import GradientEstimate, StepContext, check_batch, minibatch_gradient, uniform_indices
 
-__all__ = [
-    "GradientEstimate",
-    "StepContext",
-    "UniformMinibatch",
-    "FullGradient",
-    "EWSGIndexChain",
-    "SVRGControlVariate",
-    "X_CHOICES",
-]
-
-
-class StepContext(NamedTuple):
-    """What an integrator tells the estimator about the current step (EWSG needs it).
-
-    momentum : (chains, d) ndarray or None
-    step_size : float           h
-    friction : float            γ
-    noise_scale : float         σ
-    """
-
-    momentum: np.ndarray | None = None
-    step_size: float | None = None
-    friction: float | None = None
-    noise_scale: float | None = None
-
-
-class GradientEstimate(NamedTuple):
-    """Result of one call of an estimator.
-
-    gradient : (chains, d) ndarray of float64
-        Estimate of ``∇V(θ)`` (full scale: the data term is multiplied by ``n/b``).
-    evaluations : int
-        Per-datum gradient evaluations spent, per chain (the same for every chain).
-    state : Any
-        The estimator's new state (``None`` for stateless estimators).
-    info : dict
-        Diagnostics, e.g. ``{"acceptance_rate": ...}`` for the EWSG index chain.
-    """
-
-    gradient: np.ndarray
-    evaluations: int
-    state: Any
-    info: dict
-
-
-def _check_batch(target, batch_size: int) -> None:
-    if batch_size > target.n:
-        raise ValueError(f"batch_size must be <= n = {target.n}, got {batch_size}")
-
-
-@dataclass(frozen=True)
-class UniformMinibatch:
-    """Uniform minibatch ``ĝ = ∇V_0(θ) + (n/b) Σ_{j=1}^b ∇V_{I_j}(θ)``, ``I_j`` i.i.d. uniform on [n].
-
-    Parameters
-    ----------
-    batch_size : int, default 1
-        ``b``; indices are drawn with replacement (the i.i.d. uniform estimator of the SG-MCMC
-        analyses; for b = 1, as in EWSG §5.1, it makes no difference).
-
-    Notes
-    -----
-    Unbiased, cost ``b`` evaluations per chain per step, independent of ``n``.
-    """
-
-    batch_size: int = 1
-
-    def __post_init__(self):
-        check_positive_int("batch_size", self.batch_size)
-
-    def init(self, target, position, rng=None):
-        _check_batch(target, self.batch_size)
-        return None
-
-    def __call__(self, state, rng, target, position, context=StepContext()):
-        chains = position.shape[0]
-        idx = rng.integers(0, target.n, size=(chains, self.batch_size))
-        g = target.prior_gradient(position) + (target.n / self.batch_size) * target.data_gradients(position, idx).sum(axis=1)
-        return GradientEstimate(g, self.batch_size, None, {})
-
-    def settings(self) -> dict:
-        return {"estimator": "uniform", "batch_size": self.batch_size}
-
-
-@dataclass(frozen=True)
-class FullGradient:
-    """The exact gradient ``∇V(θ)``; costs ``n`` evaluations (one data pass) per chain per step."""
-
-    def init(self, target, position, rng=None):
-        return None
-
-    def __call__(self, state, rng, target, position, context=StepContext()):
-        return GradientEstimate(target.full_gradient(position), target.n, None, {})
-
-    def settings(self) -> dict:
-        return {"estimator": "full"}
+__all__ = ["EWSGIndexChain", "ewsg_x", "X_CHOICES"]
 
 
 #: The four choices of the EWSG hyperparameter x compared in EWSG Fig. 1b.
@@ -206,13 +98,12 @@ class EWSGIndexChain:
             raise ValueError(f"x_choice must be one of {X_CHOICES}, got {self.x_choice!r}")
 
     def init(self, target, position, rng=None):
-        _check_batch(target, self.batch_size)
+        check_batch(target, "batch_size", self.batch_size)
         return None
 
     def _batch_gradient(self, rng, target, position):
-        idx = rng.integers(0, target.n, size=(position.shape[0], self.batch_size))
-        g = target.prior_gradient(position) + (target.n / self.batch_size) * target.data_gradients(position, idx).sum(axis=1)
-        return idx, g
+        idx = uniform_indices(rng, target.n, position.shape[0], self.batch_size)
+        return idx, minibatch_gradient(target, position, idx)
 
     def __call__(self, state, rng, target, position, context=StepContext()):
         if context.momentum is None or context.step_size is None:
@@ -285,57 +176,3 @@ class EWSGIndexChain:
                 p = p @ P
             out[c] = p
         return out
-
-
-@dataclass(frozen=True)
-class SVRGControlVariate:
-    """SVRG control variate (Dubey et al. 2016): ``ĝ = ∇V(θ̃) + (n/b) Σ_j (∇V_{I_j}(θ) − ∇V_{I_j}(θ̃))``.
-
-    Every ``epoch_length`` steps the snapshot ``θ̃ ← θ`` and its full gradient are refreshed
-    (``n`` evaluations, counted in the step that does it); each step spends ``2b`` more.
-
-    Parameters
-    ----------
-    batch_size : int, default 1
-    epoch_length : int or None, default None
-        Steps between snapshots; ``None`` means ``⌈n / b⌉`` (one data pass of minibatches), the
-        choice we make because EWSG §5.1 does not state it.
-
-    Notes
-    -----
-    On :class:`~verify.targets.GaussianMeansTarget` every ``V_i`` has the same Hessian, so the
-    control variate is *exact* (``ĝ = ∇V(θ)``): SVRG-LD is full-gradient Langevin there, paying
-    ``n + 2b·epoch_length`` evaluations per epoch.
-    """
-
-    batch_size: int = 1
-    epoch_length: int | None = None
-
-    def __post_init__(self):
-        check_positive_int("batch_size", self.batch_size)
-        if self.epoch_length is not None:
-            check_positive_int("epoch_length", self.epoch_length)
-
-    def _m(self, target) -> int:
-        return self.epoch_length if self.epoch_length is not None else -(-target.n // self.batch_size)
-
-    def init(self, target, position, rng=None):
-        _check_batch(target, self.batch_size)
-        # (snapshot, full gradient at snapshot, steps since snapshot); snapshot taken at first call
-        return (None, None, self._m(target))
-
-    def __call__(self, state, rng, target, position, context=StepContext()):
-        snap, snap_grad, since = state
-        evals = 2 * self.batch_size
-        if since >= self._m(target):
-            snap = position.copy()
-            snap_grad = target.full_gradient(snap)
-            since = 0
-            evals += target.n
-        idx = rng.integers(0, target.n, size=(position.shape[0], self.batch_size))
-        diff = target.data_gradients(position, idx) - target.data_gradients(snap, idx)
-        g = snap_grad + target.prior_gradient(position) - target.prior_gradient(snap) + (target.n / self.batch_size) * diff.sum(axis=1)
-        return GradientEstimate(g, evals, (snap, snap_grad, since + 1), {})
-
-    def settings(self) -> dict:
-        return {"estimator": "svrg", "batch_size": self.batch_size, "epoch_length": self.epoch_length}

@@ -14,7 +14,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from scipy.optimize import nnls
 
-from .errors import check_finite_array, check_positive_int
+from ..errors import check_finite_array, check_positive_int
 
 __all__ = ["SlopeFit", "fit_slope", "BoundFit", "fit_bound", "slope_status"]
 

@@ -1,7 +1,8 @@
-"""Experiment registry and the keyed result store (caching, resume, atomic writes).
+"""The keyed result store: caching, resume, atomic writes.
 
-An :class:`Experiment` writes files into a directory it is given. :func:`run_experiment` keys a
-run by the experiment id, the *values* of the settings it reads (not the scale's name), and a
+An experiment (:class:`verify.store.registry.Experiment`) writes files into a directory it is
+given. :func:`run_experiment` keys a run by the experiment id, the *values* of the settings
+dataclass it receives (not the scale's name) with the identity of its external inputs, and a
 fingerprint of the source of every in-project module it imports (transitively). A rerun with the
 same key reuses the stored files; a changed setting, or a changed module the experiment imports,
 changes the key of exactly the experiments that depend on it.
@@ -29,81 +30,13 @@ import shutil
 import subprocess
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from .io import write_json
+from .registry import PROJECT_PACKAGES, Experiment, get_experiment
 
-__all__ = ["Experiment", "register_experiment", "load_all_experiments", "get_experiment", "all_experiments",
-           "run_experiment", "code_fingerprint", "settings_key", "package_versions", "git_commit", "PROJECT_PACKAGES"]
-
-PROJECT_PACKAGES = ("verify", "analytic", "paper_repro")
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """One experiment.
-
-    id : str                       ``<paper>.<name>``, e.g. ``"ewsg.fig1a"``
-    paper : str
-    description : str
-    module : str                   module whose code (and in-project imports) is fingerprinted
-    outputs : tuple of str         file names the run writes (relative to its directory)
-    settings : callable(scale) -> dict          the settings values this experiment reads
-    run : callable(scale, out_dir, n_jobs, backend, progress) -> None   writes ``outputs``
-    """
-
-    id: str
-    paper: str
-    description: str
-    module: str
-    outputs: tuple
-    settings: Callable[[str], Mapping[str, Any]]
-    run: Callable[..., None]
-
-
-_EXPERIMENTS: dict[str, Experiment] = {}
-
-
-def register_experiment(*exps: Experiment) -> None:
-    for e in exps:
-        if not e.id.startswith(e.paper + "."):
-            raise ValueError(f"experiment id {e.id!r} must start with its paper id {e.paper!r}")
-        _EXPERIMENTS[e.id] = e
-
-
-def import_paper_modules(submodule: str) -> None:
-    """Import ``paper_repro.<paper>.<submodule>`` for every paper package that has one."""
-    import pkgutil
-
-    import paper_repro
-
-    for mod in pkgutil.iter_modules(paper_repro.__path__):
-        if mod.ispkg:
-            try:
-                importlib.import_module(f"paper_repro.{mod.name}.{submodule}")
-            except ModuleNotFoundError as e:
-                if e.name != f"paper_repro.{mod.name}.{submodule}":
-                    raise
-
-
-def load_all_experiments() -> dict[str, Experiment]:
-    """Import ``paper_repro.<paper>.registry`` for every paper package; return the registry."""
-    import_paper_modules("registry")
-    return dict(_EXPERIMENTS)
-
-
-def all_experiments() -> list[Experiment]:
-    reg = load_all_experiments()
-    return [reg[k] for k in sorted(reg)]
-
-
-def get_experiment(exp_id: str) -> Experiment:
-    reg = load_all_experiments()
-    if exp_id not in reg:
-        raise KeyError(f"unknown experiment {exp_id!r}; known: {', '.join(sorted(reg))}")
-    return reg[exp_id]
+__all__ = ["run_experiment", "code_fingerprint", "settings_key", "package_versions", "git_commit"]
 
 
 # ---- keys -------------------------------------------------------------------------------------
@@ -176,6 +109,7 @@ def _jsonable(o):
 
 
 def settings_key(exp: Experiment, settings: Mapping[str, Any], fingerprint: str) -> str:
+    """SHA-256 (20 hex digits) of the experiment id, its settings values and inputs, and the code fingerprint."""
     payload = json.dumps({"id": exp.id, "settings": _jsonable(dict(settings)), "code": fingerprint},
                          sort_keys=True, allow_nan=False)
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
@@ -195,7 +129,7 @@ def package_versions() -> dict:
 
 def git_commit(root: str | os.PathLike | None = None) -> dict:
     """``{"commit": sha or None, "dirty": bool or None}`` of the repository containing this file."""
-    cwd = Path(root) if root else Path(__file__).resolve().parent.parent
+    cwd = Path(root) if root else Path(__file__).resolve().parents[2]
     try:
         sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10)
         st = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True,
@@ -224,6 +158,7 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     ----------
     exp : Experiment or its id
     scale : {"smoke", "default", "paper"}
+        The experiment receives ``exp.settings.at(scale)``.
     results_root : path
     n_jobs, backend : joblib parallelism for the realizations (they do not change the numbers)
     force : bool
@@ -243,11 +178,12 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     KeyError
         Unknown experiment id.
     ValueError
-        Unknown scale (from the experiment's settings).
+        Unknown scale.
     """
     if isinstance(exp, str):
         exp = get_experiment(exp)
-    settings = dict(exp.settings(scale))
+    cfg = exp.settings.at(scale)
+    settings = {**cfg.key_fields(), **cfg.inputs()}
     fp, modules = code_fingerprint(exp.module)
     key = settings_key(exp, settings, fp)
     root = Path(results_root)
@@ -259,7 +195,7 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
         tmp.mkdir(parents=True, exist_ok=False)
         try:
             t0 = time.perf_counter()
-            exp.run(scale, tmp, n_jobs, backend, progress)
+            exp.run(cfg, tmp, n_jobs, backend, progress)
             wall = time.perf_counter() - t0
             missing = [o for o in exp.outputs if not (tmp / o).exists()]
             if missing:

@@ -87,7 +87,7 @@ def register(*claims: Claim) -> None:
 
 def load_all() -> dict[str, Claim]:
     """Import ``paper_repro.<paper>.claims`` for every paper package and return the ledger."""
-    from .experiments import import_paper_modules
+    from ..store.registry import import_paper_modules
 
     import_paper_modules("claims")
     return dict(_REGISTRY)
@@ -126,7 +126,7 @@ def slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float) -> 
 
 def format_ci(fit: Mapping[str, Any]) -> str:
     """``[low, high]``, with an end shown as unbounded when the bootstrap could not bound it
-    (``ci_unbounded``: too many replicates with a non-positive mean; see :class:`verify.rates.SlopeFit`)."""
+    (``ci_unbounded``: too many replicates with a non-positive mean; see :class:`verify.measure.rates.SlopeFit`)."""
     lo, hi = f"{fit['ci_low']:.3f}", f"{fit['ci_high']:.3f}"
     if fit.get("ci_unbounded"):
         if fit["ci_high"] - fit["slope"] > fit["slope"] - fit["ci_low"]:

@@ -7,7 +7,7 @@ the linear SDE (8) over time η (Lemma 1)::
     v' = e^{−γη} v − u γ⁻¹(1 − e^{−γη}) g + ε_v                           (5)
 
 with ``(ε_x, ε_v)`` drawn *jointly* per coordinate from the 2×2 covariance (6), scaled by ``1/β``
-(``β = 1`` in the paper). As every sampler of :mod:`verify.samplers`, it is the composition of this
+(``β = 1`` in the paper). As every sampler of the toolkit, it is the composition of this
 integrator with a gradient estimator from :mod:`verify.estimators`: with
 :class:`~verify.estimators.UniformMinibatch` it is SG-UL-MCMC (Cheng et al. 2017), with the full
 gradient it is UL-MCMC; HSG-HMC is this integrator with the hybrid estimator (7).
@@ -30,11 +30,12 @@ import numpy as np
 
 from analytic.ou_integrator import OUCoefficients, ou_noise_cholesky, ou_step_coefficients
 
-from .errors import check_positive, check_state_finite
-from .estimators import StepContext, UniformMinibatch
-from .samplers import StepInfo, UnderdampedState, _check_beta, init_underdamped
+from ..errors import check_positive
+from ..estimators.base import StepContext
+from ..estimators.minibatch import UniformMinibatch
+from .base import StepInfo, UnderdampedIntegrator, UnderdampedState
 
-__all__ = ["ExponentialIntegrator", "friction_for_decay", "sg_ul_mcmc", "REMARK2_DECAY"]
+__all__ = ["ExponentialIntegrator", "friction_for_decay", "REMARK2_DECAY"]
 
 #: Remark 2: "γ is chosen to make e^{−γη} = 0.9".
 REMARK2_DECAY = 0.9
@@ -76,7 +77,7 @@ def friction_for_decay(eta, decay=REMARK2_DECAY) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class ExponentialIntegrator:
+class ExponentialIntegrator(UnderdampedIntegrator):
     """Underdamped Langevin (3) by the exponential integrator (4)–(6), gradient from an estimator.
 
     Parameters
@@ -141,18 +142,15 @@ class ExponentialIntegrator:
     coefficients: OUCoefficients = field(init=False, repr=False)
     noise_cholesky: np.ndarray = field(init=False, repr=False)
 
-    def __post_init__(self):
-        h = check_positive("step_size", self.step_size)
-        object.__setattr__(self, "step_size", h)
+    def _validate(self):
+        h = self.step_size
         gam = friction_for_decay(h) if self.friction is None else check_positive("friction", self.friction)
         object.__setattr__(self, "friction", gam)
         object.__setattr__(self, "u", check_positive("u", self.u))
-        beta = _check_beta(self.inverse_temperature)
-        object.__setattr__(self, "inverse_temperature", beta)
         if not math.isfinite(gam * h):
             raise ValueError(f"friction * step_size must be finite, got friction={gam!r}, step_size={h!r}")
         object.__setattr__(self, "coefficients", ou_step_coefficients(gam, h, self.u))
-        L = ou_noise_cholesky(gam, h, self.u) / math.sqrt(beta)
+        L = ou_noise_cholesky(gam, h, self.u) / math.sqrt(self.inverse_temperature)
         L.setflags(write=False)
         object.__setattr__(self, "noise_cholesky", L)
 
@@ -161,26 +159,7 @@ class ExponentialIntegrator:
         """Diffusion coefficient ``√(2γu/β)`` of (3)."""
         return math.sqrt(2.0 * self.friction * self.u / self.inverse_temperature)
 
-    def settings(self) -> dict:
-        return {"sampler": self.name, "step_size": self.step_size, "friction": self.friction, "u": self.u,
-                "inverse_temperature": self.inverse_temperature, **self.estimator.settings()}
-
-    def init(self, position, momentum=None) -> UnderdampedState:
-        """Start at ``position`` (chains, d) with ``momentum`` (the velocity v; zeros if None)."""
-        return init_underdamped(self.target, self.estimator, position, momentum)
-
-    def step(self, state: UnderdampedState, rng: np.random.Generator):
-        """One step of (4)–(6); returns ``(UnderdampedState, StepInfo)``.
-
-        Raises
-        ------
-        verify.errors.DivergenceError
-            If some chain's position or velocity is non-finite after the step.
-        """
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow on the way out ends in DivergenceError
-            return self._step(state, rng)
-
-    def _step(self, state, rng):
+    def _update(self, state, rng):
         c, L = self.coefficients, self.noise_cholesky
         ctx = StepContext(state.momentum, self.step_size, self.friction, self.noise_scale)
         est = self.estimator(state.estimator_state, rng, self.target, state.position, ctx)
@@ -191,13 +170,5 @@ class ExponentialIntegrator:
             xi = rng.standard_normal((2,) + x.shape)
             pos = pos + L[0, 0] * xi[0]
             mom = mom + L[1, 0] * xi[0] + L[1, 1] * xi[1]
-        check_state_finite(self.name, state.step, self.settings(), pos, mom)
-        return UnderdampedState(pos, mom, est.state, state.step + 1), StepInfo(est.evaluations, est.info)
-
-
-def sg_ul_mcmc(target, step_size, friction=None, batch_size=1, u=1.0) -> ExponentialIntegrator:
-    """SG-UL-MCMC (Cheng et al. 2017, as described in the HSG-HMC seed): (4)–(6) with a uniform minibatch.
-
-    ``friction=None`` takes Remark 2's ``e^{−γη} = 0.9``; see :class:`ExponentialIntegrator`.
-    """
-    return ExponentialIntegrator(target, step_size, friction, UniformMinibatch(batch_size), u, name="SG-UL-MCMC")
+        return (UnderdampedState(pos, mom, est.state, state.step + 1), StepInfo(est.evaluations, est.info),
+                (pos, mom))

@@ -26,12 +26,13 @@ import tempfile
 from pathlib import Path
 
 from .claims import load_all
-from .experiments import all_experiments, run_experiment
-from .io import write_json
+from ..store.cache import run_experiment
+from ..store.registry import all_experiments
+from ..store.io import write_json
 
 __all__ = ["BASELINE_DIR", "collect", "refresh", "check", "compare", "Z", "ROUNDOFF"]
 
-BASELINE_DIR = Path(__file__).resolve().parent.parent / "paper_repro" / "baselines"
+BASELINE_DIR = Path(__file__).resolve().parents[2] / "paper_repro" / "baselines"
 Z = 4.0
 #: Relative round-off allowance for exact numbers (see the module docstring for the measurement).
 ROUNDOFF = 1e-6

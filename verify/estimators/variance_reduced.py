@@ -1,40 +1,104 @@
-"""Gradient estimators of HSG-HMC and SRVR-HMC: the hybrid estimator (7) and the recursive estimator.
+"""Variance-reduced gradient estimators: SVRG's control variate, HSG-HMC's hybrid estimator (7), SRVR's recursion.
 
-Both reuse the history of the chain, so their state carries the previous position ``x^(k-1)`` and
-the previous estimate ``g^(k-1)``. They follow the shape of :mod:`verify.estimators`::
-
-    est_state = estimator.init(target, position, rng)
-    estimate  = estimator(est_state, rng, target, position, context)
-
-and count per-datum gradient evaluations per chain (a data pass is ``n`` of them). With the
-exponential integrator of :mod:`verify.exponential` they give the samplers of the paper:
-:func:`hsg_hmc` (Algorithm 1) and :func:`srvr_hmc`.
-
-The simple stochastic gradient of the seed's notation (2) is, for a finite sum
-``f = V_0 + Σ_{i=1}^n V_i``, ``∇F(x, ξ) = ∇V_0(x) + n ∇V_ξ(x)`` with ``ξ`` uniform on ``{0..n-1}``.
+Each keeps an anchor (a snapshot, or the previous iterate and estimate) and corrects a fresh
+minibatch by the difference of per-datum gradients at the current point and at the anchor, with
+the *same* indices in both terms. SVRG and the hybrid estimator wrap a
+:class:`~verify.estimators.minibatch.UniformMinibatch` for their fresh samples; SRVR's reset batch
+``B_0`` and inner batch ``B`` are its own hyperparameters. The correction terms keep the
+arithmetic of each method's reference implementation: SVRG sums the per-datum differences, SRVR
+differences the sums.
 
 References
 ----------
+Dubey et al. (2016), "Variance reduction in stochastic gradient Langevin dynamics" (SVRG-LD), as
+cited in EWSG §5 (seed ``000_8e0377c44e2ea3b8.txt``).
 HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: eq. (7) (hybrid estimator), Algorithm 1, Lemma 2,
 Lemma 3 / Theorem 1 (``ρ_{k+1} = 1/(k+1)``), Corollary 2 (``ρ_{k+1} = 1/(mod(k, ⌈η⁻¹⌉) + 1)``), the
-SRVR-HMC estimator ``g_b^(k)`` with its reset every ``L`` iterations from a batch of size ``B_0``
-(§ "Stochastic Gradient Hamiltonian Monte Carlo Methods"), Remark 2.
-Zou, Xu & Gu (2019), "Stochastic gradient Hamiltonian Monte Carlo methods with recursive variance
-reduction", NeurIPS (SRVR-HMC), as cited in the seed.
+SRVR-HMC estimator ``g_b^(k)`` with its reset every ``L`` iterations from a batch of size ``B_0``,
+Remark 2. Zou, Xu & Gu (2019), "Stochastic gradient Hamiltonian Monte Carlo methods with recursive
+variance reduction", NeurIPS (SRVR-HMC), as cited in the seed.
+The simple stochastic gradient of the HSG-HMC seed's notation (2) is, for a finite sum
+``f = V_0 + Σ_{i=1}^n V_i``, ``∇F(x, ξ) = ∇V_0(x) + n ∇V_ξ(x)`` with ``ξ`` uniform on ``{0..n-1}``.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
-from .errors import check_positive, check_positive_int
-from .estimators import GradientEstimate, StepContext
+from ..errors import check_positive, check_positive_int
+from .base import GradientEstimate, StepContext, check_batch, minibatch_gradient, uniform_indices
+from .minibatch import UniformMinibatch
 
-__all__ = ["RHO_SCHEDULES", "HybridState", "RecursiveState", "HybridGradient", "RecursiveGradient",
-           "hsg_hmc", "srvr_hmc", "rho_value", "periodic_reset_period"]
+__all__ = ["SVRGControlVariate", "RHO_SCHEDULES", "HybridState", "RecursiveState", "HybridGradient",
+           "RecursiveGradient", "rho_value", "periodic_reset_period"]
+
+
+def _check_base(base):
+    if not isinstance(base, UniformMinibatch):
+        raise ValueError(f"base must be a UniformMinibatch (the fresh samples of each step), got {base!r}")
+
+
+@dataclass(frozen=True)
+class SVRGControlVariate:
+    """SVRG control variate (Dubey et al. 2016): ``ĝ = ∇V(θ̃) + (n/b) Σ_j (∇V_{I_j}(θ) − ∇V_{I_j}(θ̃))``.
+
+    Every ``epoch_length`` steps the snapshot ``θ̃ ← θ`` and its full gradient are refreshed
+    (``n`` evaluations, counted in the step that does it); each step spends ``2b`` more.
+
+    Parameters
+    ----------
+    base : UniformMinibatch, default ``UniformMinibatch(1)``
+        The fresh minibatch ``I`` of every step (its size is ``b``).
+    epoch_length : int or None, default None
+        Steps between snapshots; ``None`` means ``⌈n / b⌉`` (one data pass of minibatches), the
+        choice we make because EWSG §5.1 does not state it.
+
+    Notes
+    -----
+    On :class:`~verify.targets.GaussianMeansTarget` every ``V_i`` has the same Hessian, so the
+    control variate is *exact* (``ĝ = ∇V(θ)``): SVRG-LD is full-gradient Langevin there, paying
+    ``n + 2b·epoch_length`` evaluations per epoch.
+    """
+
+    base: UniformMinibatch = field(default_factory=UniformMinibatch)
+    epoch_length: int | None = None
+
+    def __post_init__(self):
+        _check_base(self.base)
+        if self.epoch_length is not None:
+            check_positive_int("epoch_length", self.epoch_length)
+
+    @property
+    def batch_size(self) -> int:
+        return self.base.batch_size
+
+    def _m(self, target) -> int:
+        return self.epoch_length if self.epoch_length is not None else -(-target.n // self.batch_size)
+
+    def init(self, target, position, rng=None):
+        self.base.init(target, position)
+        # (snapshot, full gradient at snapshot, steps since snapshot); snapshot taken at first call
+        return (None, None, self._m(target))
+
+    def __call__(self, state, rng, target, position, context=StepContext()):
+        snap, snap_grad, since = state
+        evals = 2 * self.batch_size
+        if since >= self._m(target):
+            snap = position.copy()
+            snap_grad = target.full_gradient(snap)
+            since = 0
+            evals += target.n
+        idx = self.base.draw(rng, target, position.shape[0])
+        diff = target.data_gradients(position, idx) - target.data_gradients(snap, idx)
+        g = snap_grad + target.prior_gradient(position) - target.prior_gradient(snap) + (target.n / self.batch_size) * diff.sum(axis=1)
+        return GradientEstimate(g, evals, (snap, snap_grad, since + 1), {})
+
+    def settings(self) -> dict:
+        return {"estimator": "svrg", "batch_size": self.batch_size, "epoch_length": self.epoch_length}
+
 
 #: The weight schedules of the hybrid estimator: Theorem 1, Corollary 2, and a constant (lemma study).
 RHO_SCHEDULES = ("harmonic", "periodic", "constant")
@@ -99,18 +163,6 @@ class RecursiveState(NamedTuple):
     previous_gradient: np.ndarray | None
 
 
-def _check_batch_vs_n(target, name, value):
-    if value > target.n:
-        raise ValueError(f"{name} must be <= n = {target.n}, got {value}")
-
-
-def _unbiased(rng, target, position, batch_size):
-    """``(1/b) Σ_j ∇F(x, ξ_j)``, ``ξ_j`` i.i.d. uniform; the same random draws as ``UniformMinibatch``."""
-    idx = rng.integers(0, target.n, size=(position.shape[0], batch_size))
-    g = target.prior_gradient(position) + (target.n / batch_size) * target.data_gradients(position, idx).sum(axis=1)
-    return idx, g
-
-
 @dataclass(frozen=True)
 class HybridGradient:
     """HSG-HMC's hybrid estimator (7), one fresh sample per iteration.
@@ -119,23 +171,23 @@ class HybridGradient:
 
     Parameters
     ----------
+    base : UniformMinibatch, default ``UniformMinibatch(1)``
+        The fresh samples ``ξ`` of every iteration (1 in the paper); the same indices enter both
+        terms of (7).
     schedule : {"harmonic", "periodic", "constant"}, default "periodic"
         See :func:`rho_value`. The paper's experiments use ``"periodic"``.
     step_size : float or None
-        ``η``; required for ``"periodic"`` (the period is ``⌈1/η⌉``); :func:`hsg_hmc` fills it in.
+        ``η``; required for ``"periodic"`` (the period is ``⌈1/η⌉``); :func:`~verify.samplers.hsg_hmc`
+        fills it in.
     rho : float or None
         The constant weight in [0, 1] for ``"constant"``.
-    batch_size : int, default 1
-        Samples ``ξ`` per iteration (1 in the paper; the same indices enter both terms of (7)).
-    decouple_samples : bool, default False
-        A *planted bug* for negative controls only: the two gradients at ``x^(k)`` and ``x^(k−1)``
-        use independent samples, which destroys the variance reduction of the difference term.
 
     Raises
     ------
     ValueError
         Unknown ``schedule``; ``step_size`` missing or ``<= 0`` for ``"periodic"``; ``rho`` missing or
-        outside [0, 1] for ``"constant"``; ``batch_size < 1``; at ``init``, ``batch_size > n``.
+        outside [0, 1] for ``"constant"``; a ``base`` that is not a uniform minibatch; at ``init``,
+        ``batch_size > n``.
 
     Notes
     -----
@@ -151,16 +203,15 @@ class HybridGradient:
     Corollary 2.
     """
 
+    base: UniformMinibatch = field(default_factory=UniformMinibatch)
     schedule: str = "periodic"
     step_size: float | None = None
     rho: float | None = None
-    batch_size: int = 1
-    decouple_samples: bool = False
 
     def __post_init__(self):
+        _check_base(self.base)
         if self.schedule not in RHO_SCHEDULES:
             raise ValueError(f"schedule must be one of {RHO_SCHEDULES}, got {self.schedule!r}")
-        check_positive_int("batch_size", self.batch_size)
         if self.schedule == "periodic":
             if self.step_size is None:
                 raise ValueError("step_size (η) is required for the periodic schedule (period ⌈1/η⌉)")
@@ -169,6 +220,10 @@ class HybridGradient:
             r = self.rho
             if r is None or isinstance(r, bool) or not isinstance(r, (int, float, np.floating)) or not (0.0 <= r <= 1.0):
                 raise ValueError(f"rho must be a number in [0, 1] for the constant schedule, got {r!r}")
+
+    @property
+    def batch_size(self) -> int:
+        return self.base.batch_size
 
     @property
     def period(self) -> int | None:
@@ -180,29 +235,32 @@ class HybridGradient:
         return rho_value(self.schedule, k, self.period, self.rho)
 
     def init(self, target, position, rng=None) -> HybridState:
-        _check_batch_vs_n(target, "batch_size", self.batch_size)
+        self.base.init(target, position)
         return HybridState(0, None, None)
+
+    def _previous_indices(self, rng, target, idx):
+        """The samples at which ``∇F(x^(k−1), ·)`` is evaluated: the same ``ξ_k`` as at ``x^(k)`` (7)."""
+        return idx
 
     def __call__(self, state: HybridState, rng, target, position, context=StepContext()):
         k = state.iteration
         b = self.batch_size
+        idx = self.base.draw(rng, target, position.shape[0])
+        g_u = self.base.gradient_at(target, position, idx)
         if k == 0:
-            _, g = _unbiased(rng, target, position, b)
-            return GradientEstimate(g, b, HybridState(1, position.copy(), g), {"rho": 1.0})
+            return GradientEstimate(g_u, b, HybridState(1, position.copy(), g_u), {"rho": 1.0})
         rho = self.rho_at(k)
-        idx, g_u = _unbiased(rng, target, position, b)
         if rho == 1.0:
             return GradientEstimate(g_u, b, HybridState(k + 1, position.copy(), g_u), {"rho": rho})
-        idx_prev = rng.integers(0, target.n, size=idx.shape) if self.decouple_samples else idx
         x_prev = state.previous_position
-        g_prev_at_xi = target.prior_gradient(x_prev) + (target.n / b) * target.data_gradients(x_prev, idx_prev).sum(axis=1)
+        g_prev_at_xi = self.base.gradient_at(target, x_prev, self._previous_indices(rng, target, idx))
         g_b = state.previous_gradient + g_u - g_prev_at_xi
         g = rho * g_u + (1.0 - rho) * g_b
         return GradientEstimate(g, 2 * b, HybridState(k + 1, position.copy(), g), {"rho": rho})
 
     def settings(self) -> dict:
         return {"estimator": "hybrid", "schedule": self.schedule, "rho": self.rho, "period": self.period,
-                "batch_size": self.batch_size, "decouple_samples": self.decouple_samples}
+                "batch_size": self.batch_size}
 
 
 @dataclass(frozen=True)
@@ -255,7 +313,7 @@ class RecursiveGradient:
                              f"got {self.outer_batch_size}")
 
     def init(self, target, position, rng=None) -> RecursiveState:
-        _check_batch_vs_n(target, "outer_batch_size (B0)", self.outer_batch_size)
+        check_batch(target, "outer_batch_size (B0)", self.outer_batch_size)
         return RecursiveState(0, None, None)
 
     def __call__(self, state: RecursiveState, rng, target, position, context=StepContext()):
@@ -264,11 +322,11 @@ class RecursiveGradient:
             if self.outer_batch_size == target.n:
                 g, ev = target.full_gradient(position), target.n
             else:
-                _, g = _unbiased(rng, target, position, self.outer_batch_size)
-                ev = self.outer_batch_size
+                idx = uniform_indices(rng, target.n, position.shape[0], self.outer_batch_size)
+                g, ev = minibatch_gradient(target, position, idx), self.outer_batch_size
             return GradientEstimate(g, ev, RecursiveState(k + 1, position.copy(), g), {"reset": 1.0})
         B = self.inner_batch_size
-        idx = rng.integers(0, target.n, size=(position.shape[0], B))
+        idx = uniform_indices(rng, target.n, position.shape[0], B)
         x_prev = state.previous_position
         diff = target.data_gradients(position, idx).sum(axis=1) - target.data_gradients(x_prev, idx).sum(axis=1)
         g = state.previous_gradient + target.prior_gradient(position) - target.prior_gradient(x_prev) + (target.n / B) * diff
@@ -277,55 +335,3 @@ class RecursiveGradient:
     def settings(self) -> dict:
         return {"estimator": "srvr", "outer_batch_size": self.outer_batch_size,
                 "inner_batch_size": self.inner_batch_size, "inner_loop_length": self.inner_loop_length}
-
-
-def hsg_hmc(target, step_size, friction=None, schedule="periodic", rho=None, batch_size=1, u=1.0,
-            decouple_samples=False):
-    """HSG-HMC (Algorithm 1): the exponential integrator (4)–(6) with the hybrid estimator (7).
-
-    Parameters
-    ----------
-    target : FiniteSumPotential
-    step_size : float
-        ``η`` > 0 (the method's one hyperparameter).
-    friction : float or None
-        ``γ`` > 0; ``None`` takes Remark 2's ``e^{−γη} = 0.9``.
-    schedule, rho, batch_size, decouple_samples
-        See :class:`HybridGradient`.
-    u : float, default 1
-        Inverse mass (Remark 2).
-
-    Returns
-    -------
-    verify.exponential.ExponentialIntegrator
-
-    Raises
-    ------
-    ValueError
-        ``step_size <= 0`` (names ``step_size``), ``friction <= 0`` (names ``friction``), and the
-        estimator's errors.
-    """
-    from .exponential import ExponentialIntegrator
-
-    h = check_positive("step_size", step_size)
-    if friction is not None:
-        check_positive("friction", friction)
-    est = HybridGradient(schedule, h, rho, batch_size, decouple_samples)
-    return ExponentialIntegrator(target, h, friction, est, u, name="HSG-HMC")
-
-
-def srvr_hmc(target, step_size, outer_batch_size, inner_batch_size=1, inner_loop_length=10, friction=None, u=1.0):
-    """SRVR-HMC: the exponential integrator (4)–(6) with :class:`RecursiveGradient` (η, L, B, B0).
-
-    Raises
-    ------
-    ValueError
-        ``step_size <= 0``, ``friction <= 0``, ``B0 < B``, ``L < 1``, ``B < 1`` (each named).
-    """
-    from .exponential import ExponentialIntegrator
-
-    h = check_positive("step_size", step_size)
-    if friction is not None:
-        check_positive("friction", friction)
-    est = RecursiveGradient(outer_batch_size, inner_batch_size, inner_loop_length)
-    return ExponentialIntegrator(target, h, friction, est, u, name="SRVR-HMC")

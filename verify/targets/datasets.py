@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .errors import check_finite_array
+from ..errors import check_finite_array
 
 __all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "user_data_names",
            "standardize", "train_test_split", "BUILTIN"]

@@ -1,14 +1,15 @@
 """Exact (Metropolis-corrected) reference samplers: HMC and MALA, vectorized over chains.
 
 These are the full-gradient baselines whose stationary law is exactly ``π ∝ exp(−V)``; the
-stochastic-gradient samplers of :mod:`verify.samplers` and :mod:`verify.exponential` are checked
-against them (and against closed forms where those exist). Both follow the toolkit's shape::
+stochastic-gradient samplers are checked against them (and against closed forms where those exist). Both follow the toolkit's shape::
 
     state = sampler.init(position)
     state, info = sampler.step(state, rng)
 
 and need only ``target.potential(θ)`` ``(chains, d) → (chains,)`` and ``target.full_gradient(θ)``
-``(chains, d) → (chains, d)`` (see :mod:`verify.targets`). Costs are counted as the papers count
+``(chains, d) → (chains, d)`` (see :mod:`verify.targets`). Both are subclasses of the integrator
+base (:mod:`verify.integrators.base`): validated ``init``, ``step`` under ``np.errstate`` with a
+divergence check of the accepted positions. Costs are counted as the papers count
 them: one full gradient is ``n`` per-datum gradient evaluations per chain (``StepInfo.evaluations``);
 the potential evaluations, another ``n`` each, are reported in ``info["potential_evaluations"]``.
 
@@ -32,8 +33,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .errors import check_positive, check_positive_int, check_state_finite
-from .samplers import StepInfo, _init_position
+from ..errors import check_positive_int
+from .base import Integrator, StepInfo
 
 __all__ = ["MCMCState", "HMC", "MALA"]
 
@@ -47,12 +48,14 @@ class MCMCState(NamedTuple):
     step: int
 
 
-def _init_state(target, position, momentum) -> MCMCState:
-    if momentum is not None:
-        raise ValueError("momentum must be None: HMC and MALA draw their own auxiliary variables each step")
-    pos = _init_position(target, position)
-    return MCMCState(pos, np.asarray(target.potential(pos), dtype=np.float64),
-                     np.asarray(target.full_gradient(pos), dtype=np.float64), 0)
+class _Metropolis(Integrator):
+    """Shared initial state of HMC and MALA: the position with its potential and full gradient cached."""
+
+    def _init_state(self, position, momentum) -> MCMCState:
+        if momentum is not None:
+            raise ValueError("momentum must be None: HMC and MALA draw their own auxiliary variables each step")
+        return MCMCState(position, np.asarray(self.target.potential(position), dtype=np.float64),
+                         np.asarray(self.target.full_gradient(position), dtype=np.float64), 0)
 
 
 def _log_uniform(rng: np.random.Generator, chains: int) -> np.ndarray:
@@ -75,7 +78,7 @@ def _accept(state: MCMCState, pos, pot, grad, log_alpha, log_u):
 
 
 @dataclass(frozen=True, eq=False)
-class HMC:
+class HMC(_Metropolis):
     """Hamiltonian Monte Carlo: ``L`` leapfrog steps of size ``ε``, unit mass, Metropolis correction.
 
     Parameters
@@ -125,45 +128,34 @@ class HMC:
     num_steps: int
     name: str = "HMC"
 
-    def __post_init__(self):
-        object.__setattr__(self, "step_size", check_positive("step_size", self.step_size))
+    def _validate(self):
         object.__setattr__(self, "num_steps", check_positive_int("num_steps", self.num_steps))
-
-    def settings(self) -> dict:
-        return {"sampler": self.name, "step_size": self.step_size, "num_steps": self.num_steps}
-
-    def init(self, position, momentum=None) -> MCMCState:
-        """Start at ``position`` (chains, d); costs one potential and one full gradient per chain."""
-        return _init_state(self.target, position, momentum)
 
     def log_acceptance_ratio(self, energy_current, energy_proposed):
         """``log α = H₀ − H₁`` (chains,): the Metropolis log-ratio for a volume-preserving reversible proposal."""
         return energy_current - energy_proposed
 
-    def step(self, state: MCMCState, rng: np.random.Generator):
-        """One HMC transition for every chain; returns ``(MCMCState, StepInfo)``."""
+    def _update(self, state: MCMCState, rng: np.random.Generator):
         eps, L, tgt = self.step_size, self.num_steps, self.target
         p0 = rng.standard_normal(state.position.shape)
         log_u = _log_uniform(rng, state.position.shape[0])
-        with np.errstate(over="ignore", invalid="ignore"):
-            x = state.position
-            p = p0 - 0.5 * eps * state.gradient
-            for j in range(L):
-                x = x + eps * p
-                g = np.asarray(tgt.full_gradient(x), dtype=np.float64)
-                p = p - (eps if j < L - 1 else 0.5 * eps) * g
-            pot = np.asarray(tgt.potential(x), dtype=np.float64)
-            h0 = state.potential + 0.5 * np.einsum("cd,cd->c", p0, p0)
-            h1 = pot + 0.5 * np.einsum("cd,cd->c", p, p)
-            log_alpha = self.log_acceptance_ratio(h0, h1)
+        x = state.position
+        p = p0 - 0.5 * eps * state.gradient
+        for j in range(L):
+            x = x + eps * p
+            g = np.asarray(tgt.full_gradient(x), dtype=np.float64)
+            p = p - (eps if j < L - 1 else 0.5 * eps) * g
+        pot = np.asarray(tgt.potential(x), dtype=np.float64)
+        h0 = state.potential + 0.5 * np.einsum("cd,cd->c", p0, p0)
+        h1 = pot + 0.5 * np.einsum("cd,cd->c", p, p)
+        log_alpha = self.log_acceptance_ratio(h0, h1)
         pos, pot, grad, info = _accept(state, x, pot, g, log_alpha, log_u)
         info["potential_evaluations"] = tgt.n
-        check_state_finite(self.name, state.step, self.settings(), pos)
-        return MCMCState(pos, pot, grad, state.step + 1), StepInfo(L * tgt.n, info)
+        return MCMCState(pos, pot, grad, state.step + 1), StepInfo(L * tgt.n, info), (pos,)
 
 
 @dataclass(frozen=True, eq=False)
-class MALA:
+class MALA(_Metropolis):
     """Metropolis-adjusted Langevin: ``θ' = θ − h∇V(θ) + √(2h) ξ``, Metropolis–Hastings correction.
 
     Parameters
@@ -204,16 +196,6 @@ class MALA:
     step_size: float
     name: str = "MALA"
 
-    def __post_init__(self):
-        object.__setattr__(self, "step_size", check_positive("step_size", self.step_size))
-
-    def settings(self) -> dict:
-        return {"sampler": self.name, "step_size": self.step_size}
-
-    def init(self, position, momentum=None) -> MCMCState:
-        """Start at ``position`` (chains, d); costs one potential and one full gradient per chain."""
-        return _init_state(self.target, position, momentum)
-
     def log_proposal_density(self, to, frm, grad_frm):
         """``log q(to | frm)`` up to a constant, (chains,): ``−‖to − frm + h∇V(frm)‖² / (4h)``."""
         r = to - frm + self.step_size * grad_frm
@@ -225,17 +207,14 @@ class MALA:
                 + self.log_proposal_density(state.position, proposal, gradient)
                 - self.log_proposal_density(proposal, state.position, state.gradient))
 
-    def step(self, state: MCMCState, rng: np.random.Generator):
-        """One MALA transition for every chain; returns ``(MCMCState, StepInfo)``."""
+    def _update(self, state: MCMCState, rng: np.random.Generator):
         h, tgt = self.step_size, self.target
         xi = rng.standard_normal(state.position.shape)
         log_u = _log_uniform(rng, state.position.shape[0])
-        with np.errstate(over="ignore", invalid="ignore"):
-            x = state.position - h * state.gradient + np.sqrt(2.0 * h) * xi
-            g = np.asarray(tgt.full_gradient(x), dtype=np.float64)
-            pot = np.asarray(tgt.potential(x), dtype=np.float64)
-            log_alpha = self.log_acceptance_ratio(state, x, pot, g)
+        x = state.position - h * state.gradient + np.sqrt(2.0 * h) * xi
+        g = np.asarray(tgt.full_gradient(x), dtype=np.float64)
+        pot = np.asarray(tgt.potential(x), dtype=np.float64)
+        log_alpha = self.log_acceptance_ratio(state, x, pot, g)
         pos, pot, grad, info = _accept(state, x, pot, g, log_alpha, log_u)
         info["potential_evaluations"] = tgt.n
-        check_state_finite(self.name, state.step, self.settings(), pos)
-        return MCMCState(pos, pot, grad, state.step + 1), StepInfo(tgt.n, info)
+        return MCMCState(pos, pot, grad, state.step + 1), StepInfo(tgt.n, info), (pos,)

@@ -1,17 +1,29 @@
-"""The Gaussian-mixture potential of HSG-HMC's first experiment (Table 2, Figure 1).
+"""The Gaussian-mixture potentials of HSG-HMC (Table 2, Figure 1) and LS-SGLD (§4.1.2, Table 2, Fig. 3).
 
-``p*(x) ∝ exp(−f(x))``, ``f(x) = (1/N) Σ_i f_i(x)``, ``exp(−f_i(x)) = 2e^{−‖x−a_i‖²/2} + e^{−‖x+a_i‖²/2}``,
-``a_i ~ N((2, …, 2), I_d)``, N = 500, d = 2. As a finite sum ``V = Σ_i V_i`` with ``V_i = f_i / N``,
-so that ``∇F(x, ξ) = N ∇V_ξ(x) = ∇f_ξ(x)`` is the simple stochastic gradient of the seed's (2).
+Both papers use the same family: ``π(x) ∝ exp(−f(x))``, ``f = (1/N) Σ_i f_i`` with
+``exp(−f_i(x)) ∝ 2e^{−‖x−a_i‖²/2} + e^{−‖x+a_i‖²/2}`` (two modes at ``±ā``, weights 2 : 1). They
+differ in the law of the centres and in how the papers write the gradient:
 
-Exact answers: the normalized density on a grid by quadrature (:func:`grid_density`), exact
-draws from it (:func:`sample_from_grid`), and the constants of Assumptions 1–3 with which Lemma 3's
-bound (10) is drawn (:func:`assumption_constants`).
+* :class:`HSGMixtureTarget` — HSG-HMC: ``a_i ~ N((2, …, 2), I_d)``, N = 500, d = 2
+  (:func:`hsg_mixture_target`); gradient ``∇f_i(x) = x − (2p_i − 1) a_i``, ``p_i = σ(2⟨x, a_i⟩ + log 2)``.
+* :class:`LSMixtureTarget` — LS-SGLD: ``a_i ~ N((2, 2), 2I)`` (:func:`mixture_centers`);
+  gradient written ``x − a_i + 2a_i/(1 + 2e^{2⟨x, a_i⟩})`` (the printed formula is wrong; see
+  the class).
+
+The two gradient expressions are equal in exact arithmetic; each class keeps its paper's
+floating-point arrangement so that every stored number of both papers reproduces bit for bit.
+As finite sums ``V = Σ_i V_i`` with ``V_i = f_i / N``, so that ``∇F(x, ξ) = N ∇V_ξ(x) = ∇f_ξ(x)``
+is the simple stochastic gradient of the HSG-HMC seed's (2).
+
+Exact answers for HSG-HMC: the normalized density on a grid by quadrature (:func:`grid_density`),
+exact draws from it (:func:`sample_from_grid`), and the constants of Assumptions 1–3 with which
+Lemma 3's bound (10) is drawn (:func:`assumption_constants`).
 
 References
 ----------
 HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: § "Sampling from a Gaussian Mixture Density",
 Table 2, Figure 1; Assumptions 1–3; Lemma 3 eqs. (9)–(12).
+LS-SGLD, seed ``004_8438bd4b543e0fc4.txt``: §4.1.2.
 """
 from __future__ import annotations
 
@@ -22,10 +34,10 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, logsumexp
 
-from .errors import check_finite_array, check_positive, check_positive_int
+from ..errors import check_finite_array, check_positive_int
 
-__all__ = ["GaussianMixtureTarget", "gaussian_mixture_target", "MIXTURE_SEED", "GridDensity", "grid_density",
-           "sample_from_grid", "AssumptionConstants", "assumption_constants"]
+__all__ = ["HSGMixtureTarget", "hsg_mixture_target", "MIXTURE_SEED", "GridDensity", "grid_density",
+           "sample_from_grid", "AssumptionConstants", "assumption_constants", "LSMixtureTarget", "mixture_centers"]
 
 #: Seed of the ``a_i`` draw: ``numpy.random.default_rng(MIXTURE_SEED)`` (the paper gives none).
 MIXTURE_SEED = 20210202
@@ -34,8 +46,8 @@ _LOG2 = float(np.log(2.0))
 
 
 @dataclass(frozen=True, eq=False)
-class GaussianMixtureTarget:
-    """``V(x) = (1/N) Σ_i f_i(x)`` with the two-component mixtures ``exp(−f_i)`` of the seed.
+class HSGMixtureTarget:
+    """HSG-HMC's mixture: ``V(x) = (1/N) Σ_i f_i(x)``, ``exp(−f_i) = 2e^{−‖x−a_i‖²/2} + e^{−‖x+a_i‖²/2}``.
 
     Parameters
     ----------
@@ -97,7 +109,7 @@ class GaussianMixtureTarget:
         return np.mean(np.sum(dev**2, axis=-1), axis=1)
 
 
-def gaussian_mixture_target(n: int = 500, dim: int = 2, seed: int = MIXTURE_SEED) -> GaussianMixtureTarget:
+def hsg_mixture_target(n: int = 500, dim: int = 2, seed: int = MIXTURE_SEED) -> HSGMixtureTarget:
     """The seed's mixture target with ``a_i ~ N((2, …, 2), I_d)`` drawn from ``default_rng(seed)``.
 
     Parameters
@@ -115,7 +127,7 @@ def gaussian_mixture_target(n: int = 500, dim: int = 2, seed: int = MIXTURE_SEED
     n = check_positive_int("n", n)
     dim = check_positive_int("dim", dim)
     rng = np.random.default_rng(seed)
-    return GaussianMixtureTarget(2.0 + rng.standard_normal((n, dim)))
+    return HSGMixtureTarget(2.0 + rng.standard_normal((n, dim)))
 
 
 class GridDensity(NamedTuple):
@@ -135,12 +147,12 @@ class GridDensity(NamedTuple):
     mass_at_boundary: float
 
 
-def grid_density(target: GaussianMixtureTarget, lower=(-8.0, -8.0), upper=(10.0, 10.0), cells: int = 600) -> GridDensity:
+def grid_density(target: HSGMixtureTarget, lower=(-8.0, -8.0), upper=(10.0, 10.0), cells: int = 600) -> GridDensity:
     """Quadrature (midpoint rule) of ``exp(−f)`` on a 2-D box.
 
     Parameters
     ----------
-    target : GaussianMixtureTarget with ``dim == 2``
+    target : any target with ``dim == 2`` and a ``potential``
     lower, upper : 2-tuples of float
     cells : int, default 600
         Cells per axis.
@@ -210,8 +222,8 @@ class AssumptionConstants(NamedTuple):
     f0_minus_fstar: float
 
 
-def assumption_constants(target: GaussianMixtureTarget) -> AssumptionConstants:
-    """Closed-form constants of Assumptions 1–3 for :class:`GaussianMixtureTarget`.
+def assumption_constants(target: HSGMixtureTarget) -> AssumptionConstants:
+    """Closed-form constants of Assumptions 1–3 for :class:`HSGMixtureTarget`.
 
     Notes
     -----
@@ -238,3 +250,74 @@ def assumption_constants(target: GaussianMixtureTarget) -> AssumptionConstants:
             best = r
     f0 = float(target.potential(np.zeros((1, target.dim)))[0])
     return AssumptionConstants(G2, M, 0.5, 0.5 * abar**2, np.asarray(best.x), f0 - float(best.fun))
+
+
+# ---- LS-SGLD §4.1.2 ---------------------------------------------------------------------------
+
+def mixture_centers(n: int, seed: int) -> np.ndarray:
+    """``a_i ~ N([2, 2], 2I)``, ``(n, 2)``, drawn exactly from ``default_rng(seed)``.
+
+    The paper draws them "by the MCMC sampler with MH correction"; an exact draw has the same law.
+    """
+    rng = np.random.default_rng(seed)
+    return np.array([2.0, 2.0]) + np.sqrt(2.0) * rng.standard_normal((n, 2))
+
+
+@dataclass(frozen=True, eq=False)
+class LSMixtureTarget:
+    """LS-SGLD §4.1.2: ``π ∝ exp(−n⁻¹Σ_i f_i)``, ``e^{−f_i(x)} = ⅔e^{−‖x−a_i‖²/2} + ⅓e^{−‖x+a_i‖²/2}``.
+
+    ``V(x) = n⁻¹ Σ_i f_i(x)``, i.e. per-datum terms ``V_i = f_i/n`` with
+    ``f_i(x) = ‖x − a_i‖²/2 − log(2/3 + exp(−2⟨a_i, x⟩)/3)`` (as printed) and its gradient
+    ``∇f_i(x) = x − a_i + 2a_i/(1 + 2 exp(2⟨x, a_i⟩))``.
+
+    The paper prints ``∇f_i(x) = x − a_i + 2a_i/(2 + exp(2⟨x, a_i⟩))``, which is *not* the gradient
+    of its own ``f_i`` (it agrees at ``⟨x, a_i⟩ = 0`` only; as ``⟨x, a_i⟩ → −∞`` it tends to ``x``
+    instead of ``x + a_i``). We use the gradient of the printed density (checked against finite
+    differences of :meth:`potential` and symbolically by :func:`paper_repro.ls_sgld.experiments.mixture_gradient_check`).
+
+    Parameters
+    ----------
+    centers : (n, 2) ndarray
+        ``a_i``.
+
+    References
+    ----------
+    Seed ``004_8438bd4b543e0fc4.txt``, §4.1.2.
+    """
+
+    centers: np.ndarray
+
+    def __post_init__(self):
+        object.__setattr__(self, "centers", check_finite_array("centers", self.centers, ndim=2))
+
+    @property
+    def n(self) -> int:
+        return self.centers.shape[0]
+
+    @property
+    def dim(self) -> int:
+        return self.centers.shape[1]
+
+    def _grad_f(self, x, a):
+        s = np.einsum("...d,...d->...", x, a)
+        return x - a + 2.0 * a * expit(-(2.0 * s + np.log(2.0)))[..., None]  # 2a/(1 + 2e^{2s})
+
+    def data_gradients(self, theta, idx):
+        a = self.centers[idx]  # (chains, b, d)
+        return self._grad_f(theta[:, None, :], a) / self.n
+
+    def prior_gradient(self, theta):
+        return np.zeros_like(theta)
+
+    def full_gradient(self, theta):
+        # n⁻¹Σ_i ∇f_i = θ − ā + n⁻¹ Σ_i a_i · 2/(1 + 2e^{2⟨θ, a_i⟩}), as two matrix products
+        s = theta @ self.centers.T  # (chains, n)
+        c = 2.0 * expit(-(2.0 * s + np.log(2.0)))
+        return theta - self.centers.mean(axis=0) + (c @ self.centers) / self.n
+
+    def potential(self, theta):
+        x = theta[:, None, :]
+        a = self.centers[None, :, :]
+        lp = np.logaddexp(np.log(2 / 3) - 0.5 * np.sum((x - a) ** 2, -1), np.log(1 / 3) - 0.5 * np.sum((x + a) ** 2, -1))
+        return -lp.mean(axis=1)

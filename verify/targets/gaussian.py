@@ -1,55 +1,28 @@
-"""Finite-sum potentials ``V(θ) = V_0(θ) + Σ_{i=1}^n V_i(θ)`` with known answers.
+"""Gaussian targets with known answers.
 
-The protocol is what every gradient estimator needs: ``n``, ``dim``, per-datum gradients for an
-index array of shape ``(chains, b)``, the full gradient, and the potential. Budgets are counted as
-the papers count them: one per-datum gradient ``∇V_i(θ)`` for one chain is one gradient
-evaluation, and ``n`` evaluations are one data pass.
+* :class:`GaussianMeansTarget`: the finite sum ``V(θ) = Σ_i ½‖θ − c_i‖²`` of EWSG §5.1 (and of the
+  quadratic studies of HSG-HMC and LS-SGLD); its posterior is ``N(c̄, I/n)`` and every
+  stochastic-gradient sampler on it is a linear Gaussian recursion (:mod:`analytic.linear_samplers`).
+* :class:`GaussianTarget`: one "datum", ``V(θ) = ½(θ − μ)ᵀΣ⁻¹(θ − μ)``: LS-SGLD's §4.1.1 Gaussian
+  (Σ = [[1, .9], [.9, 1]]) and its (4.3) Gaussian (μ = (1, 2), Σ = 4.5 I).
 
 References
 ----------
 EWSG §5.1 (seed ``000_8e0377c44e2ea3b8.txt``): ``V(θ) = Σ_i ½‖θ − c_i‖²``, n = 50, c_i ~ N(0, I₂).
+LS-SGLD §4.1.1 and §4.1.3, eq. (4.3) (seed ``004_8438bd4b543e0fc4.txt``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .errors import check_finite_array, check_positive_int
+from ..errors import check_finite_array, check_positive_int
 
-__all__ = ["FiniteSumPotential", "GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED"]
+__all__ = ["GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED", "GaussianTarget"]
 
 #: Seed of the c_i draw for the EWSG §5.1 target (``numpy.random.default_rng(EWSG_GAUSSIAN_SEED)``).
 EWSG_GAUSSIAN_SEED = 20210501
-
-
-@runtime_checkable
-class FiniteSumPotential(Protocol):
-    """What a gradient estimator may ask of a target.
-
-    Attributes
-    ----------
-    n : int
-        Number of data terms ``V_i``.
-    dim : int
-        Dimension ``d`` of θ.
-    """
-
-    n: int
-    dim: int
-
-    def data_gradients(self, theta: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """``∇V_{idx[c, j]}(θ_c)``: theta ``(chains, d)``, idx ``(chains, b)`` int → ``(chains, b, d)``."""
-
-    def prior_gradient(self, theta: np.ndarray) -> np.ndarray:
-        """``∇V_0(θ)`` for the data-free part of the potential: ``(chains, d)`` → ``(chains, d)``."""
-
-    def full_gradient(self, theta: np.ndarray) -> np.ndarray:
-        """``∇V(θ) = ∇V_0(θ) + Σ_i ∇V_i(θ)``: ``(chains, d)`` → ``(chains, d)``; costs ``n`` evaluations a chain."""
-
-    def potential(self, theta: np.ndarray) -> np.ndarray:
-        """``V(θ)``: ``(chains, d)`` → ``(chains,)``."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,3 +120,74 @@ def gaussian_means_target(n: int = 50, dim: int = 2, seed: int = EWSG_GAUSSIAN_S
     dim = check_positive_int("dim", dim)
     rng = np.random.default_rng(seed)
     return GaussianMeansTarget(rng.standard_normal((n, dim)))
+
+
+@dataclass(frozen=True, eq=False)
+class GaussianTarget:
+    """``V(θ) = ½(θ − μ)ᵀΣ⁻¹(θ − μ)`` as a finite sum of one datum (``n = 1``).
+
+    Parameters
+    ----------
+    cov : (d, d) array_like of float64
+        Σ, symmetric positive definite.
+    mean : (d,) array_like of float64 or None, default None
+        μ; ``None`` is the origin (the gradient is then ``θΣ⁻¹`` with no subtraction).
+
+    Raises
+    ------
+    ValueError
+        ``cov`` not a finite symmetric positive-definite matrix; ``mean`` not finite or of the
+        wrong length.
+
+    Notes
+    -----
+    LS-SGLD §4.1.1 uses Σ = [[1, ρ], [ρ, 1]], ρ = 0.9 (the extracted text prints the lower-left
+    entry as 1, a typo since the caption says Σ₁₂ = Σ₂₁ = 0.9), and states a prior N(0, I); a prior
+    would change the law to N(0, (Σ⁻¹ + I)⁻¹), while the paper reconstructs Σ itself, so we sample
+    N(0, Σ) as the SGHMC example it cites does. §4.1.3's Gaussian (4.3) is μ = (1, 2), Σ = 4.5 I.
+    Every "minibatch" repeats the one datum: ``data_gradients`` returns ``∇V`` ``b`` times.
+
+    Examples
+    --------
+    >>> t = GaussianTarget(np.eye(2) * 4.5, mean=[1.0, 2.0])
+    >>> t.full_gradient(np.array([[1.0, 2.0]]))
+    array([[0., 0.]])
+    """
+
+    cov: np.ndarray
+    mean: np.ndarray | None = None
+
+    def __post_init__(self):
+        c = check_finite_array("cov", self.cov, ndim=2)
+        if c.shape[0] != c.shape[1] or c.shape[0] < 1 or not np.allclose(c, c.T) \
+                or np.any(np.linalg.eigvalsh(c) <= 0):
+            raise ValueError(f"cov must be a symmetric positive-definite (d, d) matrix, got {c!r}")
+        object.__setattr__(self, "cov", c)
+        object.__setattr__(self, "_prec", np.linalg.inv(c))
+        if self.mean is not None:
+            m = check_finite_array("mean", self.mean, ndim=1)
+            if m.size != c.shape[0]:
+                raise ValueError(f"mean must have length {c.shape[0]}, got {m.size}")
+            object.__setattr__(self, "mean", m)
+
+    n = 1
+
+    @property
+    def dim(self) -> int:
+        return self.cov.shape[0]
+
+    def _centred(self, theta):
+        return theta if self.mean is None else theta - self.mean
+
+    def data_gradients(self, theta, idx):
+        return (self._centred(theta) @ self._prec)[:, None, :].repeat(idx.shape[1], axis=1)
+
+    def prior_gradient(self, theta):
+        return np.zeros_like(theta)
+
+    def full_gradient(self, theta):
+        return self._centred(theta) @ self._prec
+
+    def potential(self, theta):
+        x = self._centred(theta)
+        return 0.5 * np.einsum("ci,ij,cj->c", x, self._prec, x)

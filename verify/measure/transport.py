@@ -24,12 +24,14 @@ Schmitzer (2019), ε-scaling.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import numpy as np
 
-from .errors import check_positive, check_positive_int
+from ..errors import check_positive, check_positive_int
 
-__all__ = ["w2_exact", "w2_sinkhorn", "w2_many"]
+__all__ = ["w2_exact", "w2_sinkhorn", "w2_many", "TransportBatch", "TransportProblem"]
 
 
 def _points(name, x):
@@ -198,3 +200,65 @@ def w2_many(tasks, *, n_jobs: int = 1, backend: str | None = None) -> list:
         return [_call(f, a, k) for f, a, k in tasks]
     with parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
         return list(Parallel()(delayed(_call)(f, a, k) for f, a, k in tasks))
+
+
+@dataclass(eq=False)
+class TransportProblem:
+    """One transport problem of a :class:`TransportBatch`; ``result`` is set by :meth:`TransportBatch.solve`."""
+
+    fn: Callable
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    result: Any = None
+    solved: bool = False
+
+    @property
+    def value(self):
+        """The solver's result; ``RuntimeError`` if the batch has not been solved yet."""
+        if not self.solved:
+            raise RuntimeError("transport problem read before TransportBatch.solve()")
+        return self.result
+
+
+class TransportBatch:
+    """Gather every transport problem of a study, then solve them together over joblib workers.
+
+    A study draws its point sets (in the order its random streams require) and adds one problem per
+    W2 it needs; :meth:`solve` runs :func:`w2_many` once, and each returned
+    :class:`TransportProblem` holds its own result. The problems carry no randomness, so the results
+    do not depend on ``n_jobs`` or on the order of solving.
+
+    Examples
+    --------
+    >>> batch = TransportBatch()
+    >>> p = batch.exact(np.zeros((3, 1)), np.ones((3, 1)))
+    >>> batch.solve()
+    >>> p.value
+    1.0
+    """
+
+    def __init__(self):
+        self.problems: list[TransportProblem] = []
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+    def add(self, fn, *args, **kwargs) -> TransportProblem:
+        """Add ``fn(*args, **kwargs)`` (``w2_exact``, ``w2_sinkhorn`` or any picklable callable)."""
+        p = TransportProblem(fn, args, kwargs)
+        self.problems.append(p)
+        return p
+
+    def exact(self, x, y, **kwargs) -> TransportProblem:
+        """Add an exact W2 problem (:func:`w2_exact`)."""
+        return self.add(w2_exact, x, y, **kwargs)
+
+    def sinkhorn(self, x, y, reg, **kwargs) -> TransportProblem:
+        """Add an entropic W2 problem (:func:`w2_sinkhorn`)."""
+        return self.add(w2_sinkhorn, x, y, reg, **kwargs)
+
+    def solve(self, n_jobs: int = 1, backend: str | None = None) -> None:
+        """Solve every unsolved problem (in parallel over ``n_jobs`` joblib workers)."""
+        todo = [p for p in self.problems if not p.solved]
+        for p, r in zip(todo, w2_many([(p.fn, p.args, p.kwargs) for p in todo], n_jobs=n_jobs, backend=backend)):
+            p.result, p.solved = r, True

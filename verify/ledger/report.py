@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from .claims import STATUSES, Claim, Verdict
-from .experiments import git_commit, package_versions
-from .io import write_json, _atomic
+from ..store.cache import git_commit, package_versions
+from ..store.io import _atomic, write_json
 
 __all__ = ["evaluate", "write_report", "MissingResultsError"]
 

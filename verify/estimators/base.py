@@ -1,0 +1,102 @@
+"""What every gradient estimator returns and receives, and the one minibatch-gradient formula.
+
+An estimator is the half of a sampler that decides *which* data enter a step (the other half is
+the integrator, :mod:`verify.integrators`). Every estimator follows one shape::
+
+    est_state = estimator.init(target, position, rng)
+    estimate  = estimator(est_state, rng, target, position, context)
+
+where ``estimate`` is a :class:`GradientEstimate` (gradient, per-chain evaluations spent, new
+estimator state, diagnostics). Costs are in per-datum gradient evaluations per chain; a data pass
+is ``n`` of them. Except for documented full passes (SVRG's snapshots, SRVR's ``B_0 = n`` resets),
+no estimator touches O(n) data in a step.
+
+The minibatch estimate ``ĝ_I(θ) = ∇V_0(θ) + (n/b) Σ_{j=1}^b ∇V_{I_j}(θ)`` is written once, in
+:func:`minibatch_gradient`; every estimator that needs it calls it.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["GradientEstimate", "StepContext", "GradientEstimator", "uniform_indices", "minibatch_gradient",
+           "check_batch"]
+
+
+class StepContext(NamedTuple):
+    """What an integrator tells the estimator about the current step (EWSG needs it).
+
+    momentum : (chains, d) ndarray or None
+    step_size : float           h
+    friction : float            γ
+    noise_scale : float         σ
+    """
+
+    momentum: np.ndarray | None = None
+    step_size: float | None = None
+    friction: float | None = None
+    noise_scale: float | None = None
+
+
+class GradientEstimate(NamedTuple):
+    """Result of one call of an estimator.
+
+    gradient : (chains, d) ndarray of float64
+        Estimate of ``∇V(θ)`` (full scale: the data term is multiplied by ``n/b``).
+    evaluations : int
+        Per-datum gradient evaluations spent, per chain (the same for every chain).
+    state : Any
+        The estimator's new state (``None`` for stateless estimators).
+    info : dict
+        Diagnostics, e.g. ``{"acceptance_rate": ...}`` for the EWSG index chain.
+    """
+
+    gradient: np.ndarray
+    evaluations: int
+    state: Any
+    info: dict
+
+
+@runtime_checkable
+class GradientEstimator(Protocol):
+    """The estimator protocol: ``init``, call, ``settings``."""
+
+    def init(self, target, position: np.ndarray, rng: np.random.Generator | None = None) -> Any:
+        """Validate against ``target`` and return the initial estimator state."""
+
+    def __call__(self, state: Any, rng: np.random.Generator, target, position: np.ndarray,
+                 context: StepContext = StepContext()) -> GradientEstimate:
+        """The estimate of ``∇V(position)`` for every chain, its cost and the new state."""
+
+    def settings(self) -> dict:
+        """The estimator's hyperparameters (reported in results and errors)."""
+
+
+def uniform_indices(rng: np.random.Generator, n: int, chains: int, batch_size: int) -> np.ndarray:
+    """``(chains, batch_size)`` indices i.i.d. uniform on ``{0, …, n−1}`` (with replacement)."""
+    return rng.integers(0, n, size=(chains, batch_size))
+
+
+def minibatch_gradient(target, position: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``ĝ_I(θ) = ∇V_0(θ) + (n/b) Σ_j ∇V_{I_j}(θ)`` for every chain.
+
+    Parameters
+    ----------
+    target : FiniteSumPotential
+    position : (chains, d) ndarray of float64
+    idx : (chains, b) ndarray of int
+        The minibatch ``I`` of each chain.
+
+    Returns
+    -------
+    (chains, d) ndarray of float64
+        Unbiased for ``∇V(θ)`` when the indices are uniform (with replacement).
+    """
+    return target.prior_gradient(position) + (target.n / idx.shape[1]) * target.data_gradients(position, idx).sum(axis=1)
+
+
+def check_batch(target, name: str, value: int) -> None:
+    """Raise ``ValueError`` naming ``name`` if a batch size exceeds the number of data terms."""
+    if value > target.n:
+        raise ValueError(f"{name} must be <= n = {target.n}, got {value}")

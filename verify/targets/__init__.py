@@ -1,0 +1,24 @@
+"""Targets with known answers: finite-sum potentials ``V = V_0 + Σ_i V_i`` and the data they read.
+
+=================  ====================================================================================
+module             contents
+=================  ====================================================================================
+``base``           :class:`FiniteSumPotential`, the protocol every estimator and integrator relies on
+``gaussian``       :class:`GaussianMeansTarget` (EWSG §5.1, exact laws), :class:`GaussianTarget` (one datum)
+``mixtures``       :class:`HSGMixtureTarget` (HSG-HMC Table 2) with grid quadrature, exact draws and the
+                   constants of its Assumptions 1–3; :class:`LSMixtureTarget` (LS-SGLD §4.1.2)
+``logistic``       :class:`LogisticRegressionTarget` = likelihood × prior (:class:`GaussianPrior`,
+                   :class:`GammaNormPrior`)
+``datasets``       offline data sets: built-in (Pima, breast cancer) and user LIBSVM files (``--data``)
+=================  ====================================================================================
+"""
+from .base import FiniteSumPotential
+from .gaussian import EWSG_GAUSSIAN_SEED, GaussianMeansTarget, GaussianTarget, gaussian_means_target
+from .logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
+from .mixtures import (MIXTURE_SEED, AssumptionConstants, GridDensity, HSGMixtureTarget, LSMixtureTarget,
+                       assumption_constants, grid_density, hsg_mixture_target, mixture_centers, sample_from_grid)
+
+__all__ = ["FiniteSumPotential", "GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED",
+           "GaussianTarget", "LogisticRegressionTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
+           "hsg_mixture_target", "MIXTURE_SEED", "LSMixtureTarget", "mixture_centers", "GridDensity", "grid_density",
+           "sample_from_grid", "AssumptionConstants", "assumption_constants"]

@@ -1,0 +1,47 @@
+"""The finite-sum potential protocol that every gradient estimator and integrator relies on.
+
+``V(θ) = V_0(θ) + Σ_{i=1}^n V_i(θ)`` with ``π ∝ exp(−V)``. Budgets are counted as the papers count
+them: one per-datum gradient ``∇V_i(θ)`` for one chain is one gradient evaluation, and ``n``
+evaluations are one data pass.
+"""
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["FiniteSumPotential"]
+
+
+@runtime_checkable
+class FiniteSumPotential(Protocol):
+    """What a gradient estimator or an integrator may ask of a target.
+
+    Attributes
+    ----------
+    n : int
+        Number of data terms ``V_i``.
+    dim : int
+        Dimension ``d`` of θ.
+
+    Notes
+    -----
+    A target whose per-datum gradients are cheap to sum may also offer
+    ``minibatch_gradient(theta, idx)``; the estimators of :mod:`verify.estimators` do not require
+    it.
+    """
+
+    n: int
+    dim: int
+
+    def data_gradients(self, theta: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``∇V_{idx[c, j]}(θ_c)``: theta ``(chains, d)``, idx ``(chains, b)`` int → ``(chains, b, d)``."""
+
+    def prior_gradient(self, theta: np.ndarray) -> np.ndarray:
+        """``∇V_0(θ)`` for the data-free part of the potential: ``(chains, d)`` → ``(chains, d)``."""
+
+    def full_gradient(self, theta: np.ndarray) -> np.ndarray:
+        """``∇V(θ) = ∇V_0(θ) + Σ_i ∇V_i(θ)``: ``(chains, d)`` → ``(chains, d)``; costs ``n`` evaluations a chain."""
+
+    def potential(self, theta: np.ndarray) -> np.ndarray:
+        """``V(θ)``: ``(chains, d)`` → ``(chains,)``."""
