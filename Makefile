@@ -32,12 +32,13 @@ verify: $(STAMP)
 baselines: $(STAMP)
 	$(VENV)/bin/sgmcmc-verify baseline --refresh
 
-## make calibrate: rerun every statistical test and negative control over 20 seed sets -> docs/calibration.md
+## make calibrate: rerun every test marked statistical / negative_control over 20 seed sets -> docs/calibration.md
 calibrate: $(STAMP)
 	$(PY) tests/calibrate.py --seeds 20
 
-## make test: the whole test suite at smoke scale
+## make test: lint (ruff), then the whole test suite at smoke scale with the docstring examples
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
 ## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers

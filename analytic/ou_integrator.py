@@ -45,9 +45,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .validation import check_finite_array, check_positive
-
 from .linear_samplers import LinearRecursion
+from .validation import check_finite_array, check_positive
 
 __all__ = [
     "OUCoefficients",

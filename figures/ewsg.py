@@ -13,7 +13,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
-
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from verify.ledger.claims import format_ci  # noqa: E402

@@ -1,20 +1,56 @@
+"""Fixtures shared by the test suite, the seed offset used by calibration, and the statistical-pair markers.
+
+Every seeded statistical assertion is marked ``@pytest.mark.statistical(pair="<id>")`` and every planted
+bug it must catch ``@pytest.mark.negative_control(pair="<id>")``; ``tests/test_architecture.py`` checks
+that every pair has both halves, and ``tests/calibrate.py`` selects them by these markers.
+"""
+import json
+
 import numpy as np
 import pytest
 
+from verify.targets import gaussian_means_target
+
 SEED_STRIDE = 7919  # a prime: offsets k and k' never map two tests' seeds onto each other's
+KINDS = ("statistical", "negative_control")
 
 
 def pytest_addoption(parser):
     parser.addoption("--seed-offset", type=int, default=0,
                      help="shift every integer seed given to numpy.random.default_rng inside statistical and "
                           "negative-control tests by SEED_STRIDE * k (used by tests/calibrate.py)")
+    parser.addoption("--calibration-log", default=None,
+                     help="append one JSON line per statistical / negative-control test outcome (tests/calibrate.py)")
+
+
+def marker_kind(item):
+    """``("statistical" | "negative_control", pair)`` of a test item, or ``None``."""
+    for kind in KINDS:
+        m = item.get_closest_marker(kind)
+        if m is not None:
+            return kind, m.kwargs.get("pair")
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    log = item.config.getoption("--calibration-log")
+    rep = outcome.get_result()
+    kind = marker_kind(item)
+    if not log or kind is None or not (rep.when == "call" or rep.failed or rep.skipped):
+        return
+    if rep.when != "call" and rep.passed:
+        return
+    with open(log, "a") as fh:
+        fh.write(json.dumps({"nodeid": item.nodeid, "kind": kind[0], "pair": kind[1], "when": rep.when,
+                             "passed": rep.passed, "skipped": rep.skipped}) + "\n")
 
 
 @pytest.fixture(autouse=True)
 def _seed_offset(request, monkeypatch):
     k = request.config.getoption("--seed-offset")
-    node = request.node
-    if not k or not (node.get_closest_marker("statistical") or node.get_closest_marker("negative_control")):
+    if not k or marker_kind(request.node) is None:
         return
     real = np.random.default_rng
 
@@ -26,8 +62,6 @@ def _seed_offset(request, monkeypatch):
         return real(seed)
 
     monkeypatch.setattr(np.random, "default_rng", shifted)
-
-from verify.targets import gaussian_means_target
 
 
 class ZeroTarget:
@@ -62,7 +96,9 @@ def zero_target():
 @pytest.fixture(scope="session")
 def smoke_results(tmp_path_factory):
     """Every registered experiment run once at smoke scale into a session temp dir."""
-    from verify.experiments import all_experiments, run_experiment
+    from verify.store.cache import run_experiment
+    from verify.store.registry import all_experiments
+
     root = tmp_path_factory.mktemp("smoke_results")
     for e in all_experiments():
         run_experiment(e, "smoke", results_root=root, n_jobs=1)

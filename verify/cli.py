@@ -177,10 +177,14 @@ def build_parser():
     return p
 
 
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
 def main(argv=None) -> int:
     p = build_parser()
     a = p.parse_args(argv)
-    log = lambda msg: print(msg, file=sys.stderr)
+    log = _log
     try:
         if hasattr(a, "scale") and a.scale not in SCALES:
             raise ValueError(f"unknown scale {a.scale!r}; choose one of {', '.join(SCALES)}")

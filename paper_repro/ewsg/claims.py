@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from verify.ledger.claims import Claim, Verdict, interval_verdict, ordering_verdict, register, slope_verdict
+from verify.ledger.claims import Claim, Verdict, ordering_verdict, register, slope_verdict
 from verify.store.io import read_csv, read_json
 
 from .experiments import RATE_TOLERANCE

@@ -19,8 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from analytic.gaussian import kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion,
-                                      stationary_moments, underdamped_em_recursion)
+from analytic.linear_samplers import (
+    minibatch_noise_covariance,
+    propagate_moments,
+    sgld_recursion,
+    stationary_moments,
+    underdamped_em_recursion,
+)
 from analytic.time_average import uld_time_average_mse
 from verify import samplers
 from verify.estimators import EWSGIndexChain
@@ -237,42 +242,55 @@ def _term_shares(coef, h, T):
     return (terms / tot).tolist() if tot > 0 else [0.0, 0.0, 0.0]
 
 
-def theorem43(cfg: Theorem43Settings, n_jobs=1, backend=None, progress=None) -> dict:
-    """Measure Figures 1d–1f (EWSG, M = 1) and fit the three terms of Theorem 4.3.
+class _Problem:
+    """What every Theorem 4.3 panel needs: the target, its exact answers and the run settings."""
 
-    Returns
-    -------
-    dict with ``rows_d``, ``rows_e``, ``rows_f`` (tidy rows for the CSVs) and ``rates`` (the fits).
-    """
-    target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
-    post = quadratic_posterior(target.centers)
-    phibar = float(np.trace(post.cov))
-    H = target.hessian
-    Q = minibatch_noise_covariance(target.centers)
-    rates: dict = {"test_function": "phi(theta) = ||theta - mu||^2", "phi_bar": phibar,
-                   "expected_slopes": {"fig1d": -1.0, "fig1e": 1.0, "fig1f": 2.0}, "tolerance": RATE_TOLERANCE}
-    # ---- 1d: MSE vs T at fixed small h
-    h_d = cfg.d_step
-    res = _time_average_run(cfg, "EWSG", h_d, cfg.d_times, 0, n_jobs, backend, progress)
+    def __init__(self, cfg, n_jobs, backend, progress):
+        self.cfg, self.n_jobs, self.backend, self.progress = cfg, n_jobs, backend, progress
+        self.target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
+        self.post = quadratic_posterior(self.target.centers)
+        self.phibar = float(np.trace(self.post.cov))
+        self.H = self.target.hessian
+        self.Q = minibatch_noise_covariance(self.target.centers)
+
+    def run(self, method, h, times, tag):
+        return _time_average_run(self.cfg, method, h, times, tag, self.n_jobs, self.backend, self.progress)
+
+    def sghmc_bias_sq(self, h):
+        """SGHMC's exact squared stationary bias of φ̄ (discrete Lyapunov)."""
+        d = self.cfg.dim
+        mean, cov = stationary_moments(underdamped_em_recursion(self.H, self.post.mean, self.Q, h, self.cfg.friction))
+        return (np.trace(cov[:d, :d]) + np.sum((mean[:d] - self.post.mean) ** 2) - self.phibar) ** 2
+
+
+def _panel_d(pb: _Problem):
+    """Fig. 1d: MSE vs T at a fixed small h (EWSG); the slope fit on T >= ``d_fit_min_time``."""
+    cfg, h_d = pb.cfg, pb.cfg.d_step
+    res = pb.run("EWSG", h_d, cfg.d_times, 0)
     T_d = res["steps"] * h_d
-    mse_d = mse_time_average(res["phi"], phibar)
-    cont_d = uld_time_average_mse(H, cfg.friction, T_d)
-    rows_d = [{"T": T_d[k], "steps": int(res["steps"][k]), "step_size": h_d, "mse": mse_d.mse[k],
-               "bias_sq": mse_d.bias_sq[k], "variance": mse_d.variance[k], "continuous_limit_mse": cont_d[k],
-               "realizations": res["phi"].shape[0]} for k in range(T_d.size)]
+    mse_d = mse_time_average(res["phi"], pb.phibar)
+    cont_d = uld_time_average_mse(pb.H, cfg.friction, T_d)
+    rows = [{"T": T_d[k], "steps": int(res["steps"][k]), "step_size": h_d, "mse": mse_d.mse[k],
+             "bias_sq": mse_d.bias_sq[k], "variance": mse_d.variance[k], "continuous_limit_mse": cont_d[k],
+             "realizations": res["phi"].shape[0]} for k in range(T_d.size)]
     win = T_d >= cfg.d_fit_min_time - 1e-12
-    fd = fit_slope(T_d[win], mse_d.sq_err[:, win], n_boot=cfg.n_boot, rng=1)
-    samples_joint = [(h_d, T_d[k], mse_d.sq_err[:, k]) for k in range(T_d.size)]
-    # ---- 1e: MSE vs h at fixed T (EWSG; SGHMC, to which the theorem applies equally, for comparison)
-    rows_e, e_fits = [], {}
-    cont_e = float(uld_time_average_mse(H, cfg.friction, cfg.e_time))
+    fit = fit_slope(T_d[win], mse_d.sq_err[:, win], n_boot=cfg.n_boot, rng=1)
+    joint = [(h_d, T_d[k], mse_d.sq_err[:, k]) for k in range(T_d.size)]
+    return rows, fit, T_d, win, joint
+
+
+def _panel_e(pb: _Problem):
+    """Fig. 1e: MSE vs h at fixed T (EWSG; SGHMC, to which the theorem applies equally, for comparison)."""
+    cfg = pb.cfg
+    rows, fits, joint = [], {}, []
+    cont_e = float(uld_time_average_mse(pb.H, cfg.friction, cfg.e_time))
     hs_e = np.array(cfg.e_steps)
     for method, tag in (("EWSG", 1), ("SGHMC", 5)):
         cols, excess, var_excess = [], [], []
         for h in cfg.e_steps:
-            r = _time_average_run(cfg, method, h, [cfg.e_time], tag, n_jobs, backend, progress)
+            r = pb.run(method, h, [cfg.e_time], tag)
             T = float(r["steps"][0] * h)
-            m = mse_time_average(r["phi"][:, 0], phibar)
+            m = mse_time_average(r["phi"][:, 0], pb.phibar)
             cols.append(m.sq_err)
             excess.append(m.sq_err - cont_e)
             # variance part only: per-realization (φ̂ − mean φ̂)², whose mean is the variance, minus the
@@ -280,100 +298,129 @@ def theorem43(cfg: Theorem43Settings, n_jobs=1, backend=None, progress=None) -> 
             dev = r["phi"][:, 0] - r["phi"][:, 0].mean()
             var_excess.append(dev**2 - cont_e)
             if method == "EWSG":
-                samples_joint.append((h, T, m.sq_err))
-            rows_e.append({"method": method, "step_size": h, "T": T, "mse": float(m.mse), "bias_sq": float(m.bias_sq),
-                           "variance": float(m.variance), "continuous_limit_mse": cont_e,
-                           "excess_mse": float(m.mse) - cont_e, "excess_variance": float(m.variance) - cont_e,
-                           "realizations": m.sq_err.size, "acceptance_rate": r["info"].get("acceptance_rate", "")})
-        fits = {"naive": fit_slope(hs_e, cols, n_boot=cfg.n_boot, rng=2)}
+                joint.append((h, T, m.sq_err))
+            rows.append({"method": method, "step_size": h, "T": T, "mse": float(m.mse), "bias_sq": float(m.bias_sq),
+                         "variance": float(m.variance), "continuous_limit_mse": cont_e,
+                         "excess_mse": float(m.mse) - cont_e, "excess_variance": float(m.variance) - cont_e,
+                         "realizations": m.sq_err.size, "acceptance_rate": r["info"].get("acceptance_rate", "")})
+        fits[method] = {"naive": fit_slope(hs_e, cols, n_boot=cfg.n_boot, rng=2)}
         for key, cs in (("excess_over_continuous_limit", excess), ("excess_variance_over_continuous_limit", var_excess)):
             pos = np.array([np.mean(c) > 0 for c in cs])
-            fits[key] = (fit_slope(hs_e[pos], [c for c, p in zip(cs, pos) if p], n_boot=cfg.n_boot, rng=3), hs_e[pos])\
-                if pos.sum() >= 2 else None
-        e_fits[method] = fits
-    # ---- 1f: long-run MSE vs h (EWSG and, for comparison, SGHMC with its exact bias)
-    rows_f, f_cols = [], {"EWSG": [], "SGHMC": []}
+            fits[method][key] = (fit_slope(hs_e[pos], [c for c, p in zip(cs, pos) if p], n_boot=cfg.n_boot, rng=3),
+                                 hs_e[pos]) if pos.sum() >= 2 else None
+    return rows, fits, joint, cont_e
+
+
+def _panel_f(pb: _Problem):
+    """Fig. 1f: long-run MSE vs h (EWSG and, for comparison, SGHMC with its exact bias)."""
+    cfg = pb.cfg
+    rows, cols, joint = [], {"EWSG": [], "SGHMC": []}, []
     for h in cfg.f_steps:
         for method in ("EWSG", "SGHMC"):
-            r = _time_average_run(cfg, method, h, [cfg.f_time], 2 if method == "EWSG" else 3, n_jobs, backend, progress)
+            r = pb.run(method, h, [cfg.f_time], 2 if method == "EWSG" else 3)
             T = float(r["steps"][0] * h)
-            m = mse_time_average(r["phi"][:, 0], phibar)
-            f_cols[method].append(m.sq_err)
+            m = mse_time_average(r["phi"][:, 0], pb.phibar)
+            cols[method].append(m.sq_err)
             if method == "EWSG":
-                samples_joint.append((h, T, m.sq_err))
-            exact_bias_sq = ""
-            if method == "SGHMC":
-                mean, cov = stationary_moments(underdamped_em_recursion(H, post.mean, Q, h, cfg.friction))
-                d = cfg.dim
-                exact_bias_sq = (np.trace(cov[:d, :d]) + np.sum((mean[:d] - post.mean) ** 2) - phibar) ** 2
-            rows_f.append({"method": method, "step_size": h, "T": T, "mse": float(m.mse), "bias_sq": float(m.bias_sq),
-                           "variance": float(m.variance), "exact_stationary_bias_sq": exact_bias_sq,
-                           "realizations": m.sq_err.size})
+                joint.append((h, T, m.sq_err))
+            rows.append({"method": method, "step_size": h, "T": T, "mse": float(m.mse), "bias_sq": float(m.bias_sq),
+                         "variance": float(m.variance),
+                         "exact_stationary_bias_sq": pb.sghmc_bias_sq(h) if method == "SGHMC" else "",
+                         "realizations": m.sq_err.size})
     hs_f = np.array(cfg.f_steps)
-    ff = {meth: fit_slope(hs_f, cols, n_boot=cfg.n_boot, rng=4) for meth, cols in f_cols.items()}
-    sghmc_exact = np.array([r_["exact_stationary_bias_sq"] for r_ in rows_f if r_["method"] == "SGHMC"], dtype=float)
-    sghmc_exact_slope = float(np.polyfit(np.log(hs_f), np.log(sghmc_exact), 1)[0])
-
-    def sghmc_bias_sq(h):
-        mean, cov = stationary_moments(underdamped_em_recursion(H, post.mean, Q, h, cfg.friction))
-        return (np.trace(cov[:cfg.dim, :cfg.dim]) + np.sum((mean[:cfg.dim] - post.mean) ** 2) - phibar) ** 2
-
+    fits = {meth: fit_slope(hs_f, c, n_boot=cfg.n_boot, rng=4) for meth, c in cols.items()}
+    exact = np.array([r["exact_stationary_bias_sq"] for r in rows if r["method"] == "SGHMC"], dtype=float)
+    exact_slope = float(np.polyfit(np.log(hs_f), np.log(exact), 1)[0])
     windows = [(1e-5, 1e-4), (1e-4, 1e-3), (1e-3, cfg.f_steps[0]), (cfg.f_steps[0], cfg.f_steps[-1])]
-    sghmc_local = [{"h_low": lo, "h_high": hi,
-                    "exact_slope": float(np.log(sghmc_bias_sq(hi) / sghmc_bias_sq(lo)) / np.log(hi / lo))}
-                   for lo, hi in windows]
-    # ---- joint fit of the bound on the whole (h, T) grid
-    jh = np.array([s[0] for s in samples_joint])
-    jT = np.array([s[1] for s in samples_joint])
-    jb = fit_bound(jh, jT, [s[2] for s in samples_joint], n_boot=max(100, cfg.n_boot // 2), rng=5)
-    n_small = len(cfg.d_times) + len(cfg.e_steps)  # the 1d and 1e EWSG points: the small-h regime
-    jb_small = fit_bound(jh[:n_small], jT[:n_small], [s[2] for s in samples_joint[:n_small]],
-                         n_boot=max(100, cfg.n_boot // 2), rng=7)
-    # ---- the trace factor of the 2nd term
-    traces = {m: [sg_covariance_trace(cfg, m, h) for h in cfg.e_steps[:: max(1, len(cfg.e_steps) // 3)]]
-              for m in ("EWSG", "SGHMC")}
-    tr_ewsg = float(np.mean([t["mean"] for t in traces["EWSG"]]))
+    local = [{"h_low": lo, "h_high": hi,
+              "exact_slope": float(np.log(pb.sghmc_bias_sq(hi) / pb.sghmc_bias_sq(lo)) / np.log(hi / lo))}
+             for lo, hi in windows]
+    return rows, fits, joint, exact_slope, local
 
-    def shares(h, T):
-        return dict(zip(("C1/T", "C2 h/T", "C3 h^2"), _term_shares(jb.coef, np.asarray(h), np.asarray(T))))
 
-    rates["fig1d"] = {**fd.as_dict(), "expected": -1.0, "status": slope_status(fd, -1.0, RATE_TOLERANCE),
-                      "step_size": h_d, "fit_window_T": [float(T_d[win].min()), float(T_d[win].max())],
-                      "term_shares_at_window_ends": [shares(h_d, T_d[win].min()), shares(h_d, T_d[win].max())]}
-    rates["fig1e"] = {"expected": 1.0, "T": cfg.e_time, "continuous_limit_mse": cont_e,
-                      "term_shares_at_window_ends": [shares(hs_e.min(), cfg.e_time), shares(hs_e.max(), cfg.e_time)]}
+def _slope_entry(fit, expected, **extra):
+    return {**fit.as_dict(), "status": slope_status(fit, expected, RATE_TOLERANCE), **extra}
+
+
+def _panel_e_rates(e_fits):
+    out = {}
     for method, fits in e_fits.items():
-        entry = {"naive": {**fits["naive"].as_dict(), "status": slope_status(fits["naive"], 1.0, RATE_TOLERANCE)}}
+        entry = {"naive": _slope_entry(fits["naive"], 1.0)}
         for key in ("excess_over_continuous_limit", "excess_variance_over_continuous_limit"):
             if fits[key] is None:
                 entry[key] = {"status": "inconclusive", "reason": "fewer than two step sizes with a positive excess"}
             else:
                 f_, used = fits[key]
-                entry[key] = {**f_.as_dict(), "status": slope_status(f_, 1.0, RATE_TOLERANCE), "step_sizes_used": used.tolist()}
-        rates["fig1e"][method] = entry
-    rates["fig1f"] = {meth: {**f.as_dict(), "status": slope_status(f, 2.0, RATE_TOLERANCE)} for meth, f in ff.items()}
-    rates["fig1f"]["SGHMC"]["exact_stationary_slope"] = sghmc_exact_slope
-    rates["fig1f"]["SGHMC"]["exact_local_slopes"] = sghmc_local
-    rates["fig1f"].update({"expected": 2.0, "T": cfg.f_time,
-                           "term_shares_at_window_ends": [shares(hs_f.min(), cfg.f_time), shares(hs_f.max(), cfg.f_time)]})
+                entry[key] = _slope_entry(f_, 1.0, step_sizes_used=used.tolist())
+        out[method] = entry
+    return out
+
+
+def _joint_fits(cfg, joint, tr_ewsg):
+    """The bound C1/T + C2 h/T + C3 h² fitted on the whole (h, T) grid and on the small-h points only."""
+    jh = np.array([s[0] for s in joint])
+    jT = np.array([s[1] for s in joint])
+    jb = fit_bound(jh, jT, [s[2] for s in joint], n_boot=max(100, cfg.n_boot // 2), rng=5)
+    n_small = len(cfg.d_times) + len(cfg.e_steps)  # the 1d and 1e EWSG points: the small-h regime
+    jb_small = fit_bound(jh[:n_small], jT[:n_small], [s[2] for s in joint[:n_small]],
+                         n_boot=max(100, cfg.n_boot // 2), rng=7)
     jd = jb.as_dict()
     jd["C2_per_unit_trace"] = jd["coef"]["C2"] / tr_ewsg
     jd["note"] = ("C2 here multiplies h/T directly; eq. (5)'s C2 multiplies h/T times the mean trace of the "
                   "stochastic-gradient covariance, so C2(eq. 5) = C2 / mean trace (C2_per_unit_trace).")
-    rates["joint_fit"] = jd
     js = jb_small.as_dict()
     js["C2_per_unit_trace"] = js["coef"]["C2"] / tr_ewsg
     js["points"] = "Fig 1d and 1e grids only (small h)"
-    rates["joint_fit_small_h"] = js
-    rates["sg_covariance_trace_mean"] = {"EWSG": tr_ewsg, "SGHMC": float(np.trace(Q))}
-    rates["sg_covariance_trace"] = traces
+    return jb, jd, js
+
+
+def theorem43(cfg: Theorem43Settings, n_jobs=1, backend=None, progress=None) -> dict:
+    """Measure Figures 1d–1f (EWSG, M = 1) and fit the three terms of Theorem 4.3.
+
+    Returns
+    -------
+    dict with ``rows_d``, ``rows_e``, ``rows_f`` (tidy rows for the CSVs) and ``rates`` (the fits).
+    """
+    pb = _Problem(cfg, n_jobs, backend, progress)
+    rows_d, fd, T_d, win, joint_d = _panel_d(pb)
+    rows_e, e_fits, joint_e, cont_e = _panel_e(pb)
+    rows_f, ff, joint_f, sghmc_exact_slope, sghmc_local = _panel_f(pb)
+    traces = {m: [sg_covariance_trace(cfg, m, h) for h in cfg.e_steps[:: max(1, len(cfg.e_steps) // 3)]]
+              for m in ("EWSG", "SGHMC")}
+    tr_ewsg = float(np.mean([t["mean"] for t in traces["EWSG"]]))
+    jb, jd, js = _joint_fits(cfg, joint_d + joint_e + joint_f, tr_ewsg)
+    hs_e, hs_f, h_d = np.array(cfg.e_steps), np.array(cfg.f_steps), cfg.d_step
+
+    def shares(h, T):
+        return dict(zip(("C1/T", "C2 h/T", "C3 h^2"), _term_shares(jb.coef, np.asarray(h), np.asarray(T))))
+
+    rates = {"test_function": "phi(theta) = ||theta - mu||^2", "phi_bar": pb.phibar,
+             "expected_slopes": {"fig1d": -1.0, "fig1e": 1.0, "fig1f": 2.0}, "tolerance": RATE_TOLERANCE,
+             "fig1d": {**fd.as_dict(), "expected": -1.0, "status": slope_status(fd, -1.0, RATE_TOLERANCE),
+                       "step_size": h_d, "fit_window_T": [float(T_d[win].min()), float(T_d[win].max())],
+                       "term_shares_at_window_ends": [shares(h_d, T_d[win].min()), shares(h_d, T_d[win].max())]},
+             "fig1e": {"expected": 1.0, "T": cfg.e_time, "continuous_limit_mse": cont_e,
+                       "term_shares_at_window_ends": [shares(hs_e.min(), cfg.e_time), shares(hs_e.max(), cfg.e_time)],
+                       **_panel_e_rates(e_fits)},
+             "fig1f": {meth: _slope_entry(f, 2.0) for meth, f in ff.items()}}
+    rates["fig1f"]["SGHMC"]["exact_stationary_slope"] = sghmc_exact_slope
+    rates["fig1f"]["SGHMC"]["exact_local_slopes"] = sghmc_local
+    rates["fig1f"].update({"expected": 2.0, "T": cfg.f_time,
+                           "term_shares_at_window_ends": [shares(hs_f.min(), cfg.f_time), shares(hs_f.max(), cfg.f_time)]})
+    rates.update({"joint_fit": jd, "joint_fit_small_h": js,
+                  "sg_covariance_trace_mean": {"EWSG": tr_ewsg, "SGHMC": float(np.trace(pb.Q))},
+                  "sg_covariance_trace": traces})
     return {"rows_d": rows_d, "rows_e": rows_e, "rows_f": rows_f, "rates": rates}
 
 
 # ---------------------------------------------------------------------------------------------
 
 def _versions() -> dict:
-    import joblib, scipy, ot, sympy, matplotlib
+    import joblib
+    import matplotlib
+    import ot
+    import scipy
+    import sympy
     return {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
             "pot": ot.__version__, "sympy": sympy.__version__, "joblib": joblib.__version__,
             "matplotlib": matplotlib.__version__}

@@ -19,7 +19,8 @@ import numpy as np
 from verify.errors import DivergenceError
 from verify.runner import run_chains
 from verify.store.io import write_csv, write_json
-from verify.targets.datasets import load as load_data, standardize, train_test_split, user_data_names
+from verify.targets.datasets import load as load_data
+from verify.targets.datasets import standardize, train_test_split, user_data_names
 from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
 from .methods import METHODS, make_method
@@ -66,7 +67,7 @@ def run_blr(s: BLRSettings, out_dir, n_jobs=1, backend=None, progress=None):
     rows, meta = [], {"chosen": {}, "data": {}, "prior_precision": s.prior_precision}
     root = np.random.SeedSequence(s.seed)
     names = s.data_names()
-    for di, (name, ss) in enumerate(zip(names, root.spawn(len(names)))):
+    for name, ss in zip(names, root.spawn(len(names))):
         tr, te = _data(name, s)
         target = LogisticRegressionTarget(tr.X, tr.y, GaussianPrior(s.prior_precision))
         label = name.split("=", 1)[0]

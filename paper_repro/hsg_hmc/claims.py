@@ -8,7 +8,6 @@ import math
 from pathlib import Path
 
 from verify.ledger.claims import Claim, Verdict, interval_verdict, ordering_verdict, register
-
 from verify.store.io import read_csv, read_json
 
 from .lemmas import SLOPE_TOLERANCE

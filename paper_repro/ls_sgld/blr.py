@@ -18,7 +18,8 @@ from verify import samplers
 from verify.integrators.smoothing import PeriodicSmoothing
 from verify.runner import run_chains
 from verify.store.io import write_csv
-from verify.targets.datasets import load as load_data, load_builtin, standardize, train_test_split
+from verify.targets.datasets import load as load_data
+from verify.targets.datasets import load_builtin, standardize, train_test_split
 from verify.targets.logistic import GammaNormPrior, LogisticRegressionTarget
 
 from .settings import Fig4Settings, Table3Settings

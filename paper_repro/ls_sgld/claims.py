@@ -332,7 +332,7 @@ def _claim(cid, source, statement, exps, expected, tol, fn, fig=None):
 
 
 CLAIMS = [
-    _claim("table1.gamma2_values", "Table 1 (caption 'The values of gamma_2'), Theorem 3.3", 
+    _claim("table1.gamma2_values", "Table 1 (caption 'The values of gamma_2'), Theorem 3.3",
            "Table 1 tabulates gamma2 = d^-1 sum_i (1 + 2 sigma - 2 sigma cos(2 pi i/d))^-1 for sigma = 1..5, d = 1e3..1e5.",
            ("table1",), "every printed cell equals gamma2 rounded to 3 decimals",
            "exact: gamma2 evaluated in float64 (and sympy in tests); a cell matches if |gamma2 - printed| <= 5e-4",

@@ -89,7 +89,7 @@ class Integrator(abc.ABC):
             object.__setattr__(self, "inverse_temperature", check_inverse_temperature(self.inverse_temperature))
         self._validate()
 
-    def _validate(self) -> None:
+    def _validate(self) -> None:  # noqa: B027 - an optional hook, not an abstract method
         """Normalize and check the subclass's own fields (override)."""
 
     def settings(self) -> dict:

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
-from analytic.laplacian import (apply_inverse, apply_inverse_sqrt, check_smoothing, paper_matrix_2d,
-                                smoothing_matrix)
+from analytic.laplacian import apply_inverse, apply_inverse_sqrt, check_smoothing, paper_matrix_2d, smoothing_matrix
 
 from ..errors import check_finite_array, check_positive_int
 

@@ -57,7 +57,7 @@ class UnderdampedEM(UnderdampedIntegrator):
     >>> from verify.targets import gaussian_means_target
     >>> s = UnderdampedEM(gaussian_means_target(), step_size=0.05, friction=10.0)
     >>> state, info = s.step(s.init(np.zeros((4, 2))), np.random.default_rng(0))
-    >>> state.momentum.shape, s.noise_scale == np.sqrt(20.0)
+    >>> state.momentum.shape, bool(s.noise_scale == np.sqrt(20.0))
     ((4, 2), True)
     """
 

@@ -25,10 +25,10 @@ import math
 import tempfile
 from pathlib import Path
 
-from .claims import load_all
 from ..store.cache import run_experiment
-from ..store.registry import all_experiments
 from ..store.io import write_json
+from ..store.registry import all_experiments
+from .claims import load_all
 
 __all__ = ["BASELINE_DIR", "collect", "refresh", "check", "compare", "Z", "ROUNDOFF"]
 

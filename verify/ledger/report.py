@@ -12,9 +12,9 @@ import json
 import time
 from pathlib import Path
 
-from .claims import STATUSES, Claim, Verdict
 from ..store.cache import git_commit, package_versions
 from ..store.io import _atomic, write_json
+from .claims import STATUSES, Claim, Verdict
 
 __all__ = ["evaluate", "write_report", "MissingResultsError"]
 
@@ -67,7 +67,7 @@ def write_report(records: list[dict], results_root="results", out_dir="figures/o
             "counts": counts}
     write_json(Path(results_root) / "claims.json", {"meta": meta, "claims": records})
     out = Path(out_dir)
-    md = [f"# Claims report", "",
+    md = ["# Claims report", "",
           f"{len(records)} claims: **{counts['held']} held**, **{counts['failed']} failed**, "
           f"**{counts['inconclusive']} inconclusive**. Commit `{meta['git']['commit']}`"
           f"{' (dirty)' if meta['git']['dirty'] else ''}; scale(s) {sorted({s for r in records for s in r['scale']})}.",

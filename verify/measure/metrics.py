@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analytic.gaussian import kl_gaussian
+
 from ..errors import check_finite_array
 
 __all__ = ["gaussian_fit", "ensemble_kl", "KLResult", "MSEResult", "mse_time_average"]

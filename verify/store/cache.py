@@ -82,7 +82,7 @@ def code_fingerprint(module: str) -> tuple[str, list[str]]:
     stack = [module]
     while stack:
         m = stack.pop()
-        if m in seen or not m.split(".")[0] in PROJECT_PACKAGES:
+        if m in seen or m.split(".")[0] not in PROJECT_PACKAGES:
             continue
         f = _module_file(m)
         if f is None:
@@ -116,7 +116,9 @@ def settings_key(exp: Experiment, settings: Mapping[str, Any], fingerprint: str)
 
 
 def package_versions() -> dict:
-    import numpy, scipy, joblib
+    import joblib
+    import numpy
+    import scipy
     out = {"python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
            "joblib": joblib.__version__}
     for mod in ("ot", "sympy", "matplotlib"):

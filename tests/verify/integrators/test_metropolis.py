@@ -1,11 +1,12 @@
-"""Tests of the exact reference samplers verify/mcmc.py (HMC, MALA) on the Gaussian posterior N(c̄, I/n)."""
+"""Tests of the exact reference samplers (verify/integrators/metropolis.py: HMC, MALA) on the Gaussian posterior N(c̄, I/n)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from analytic.gaussian import quadratic_posterior
-from verify.mcmc import HMC, MALA, MCMCState
+from verify.integrators.metropolis import HMC, MALA, MCMCState
+from verify.runner import run_chains as run
 from verify.targets import gaussian_means_target
 
 Z_BOUND = 4.5  # two-sided normal tail 7e-6 per statistic; every test is seeded
@@ -33,14 +34,9 @@ def target():
 
 def run_chains(sampler, chains=CHAINS, steps=STEPS, seed=0):
     """Start every chain at (1, 1) — about 7 posterior sd from c̄ — and run ``steps`` steps."""
-    rng = np.random.default_rng(seed)
-    state = sampler.init(np.ones((chains, sampler.target.dim)))
-    rates, evals = [], 0
-    for _ in range(steps):
-        state, info = sampler.step(state, rng)
-        rates.append(info.info["acceptance_rate"])
-        evals += info.evaluations
-    return state, np.array(rates), evals
+    out = run(sampler, sampler.init(np.ones((chains, sampler.target.dim))), np.random.default_rng(seed), steps=steps,
+              trace_info=True)
+    return out["state"], out["info_trace"]["acceptance_rate"], out["evaluations"]
 
 
 def posterior_z_scores(x, target):
@@ -63,7 +59,7 @@ BUGGY = {
 }
 
 
-@pytest.mark.statistical
+@pytest.mark.statistical(pair="metropolis.posterior_from_far_start")
 @pytest.mark.parametrize("name", list(SAMPLERS))
 def test_exact_sampler_matches_gaussian_posterior(name, target):
     sampler = SAMPLERS[name](target)
@@ -77,7 +73,7 @@ def test_exact_sampler_matches_gaussian_posterior(name, target):
     assert evals == STEPS * L * target.n
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="metropolis.posterior_from_far_start")
 @pytest.mark.parametrize("name", list(BUGGY))
 def test_planted_mh_bug_fails_the_posterior_check(name, target):
     state, _, _ = run_chains(BUGGY[name](target))
@@ -85,18 +81,27 @@ def test_planted_mh_bug_fails_the_posterior_check(name, target):
     assert np.max(np.abs(np.concatenate([zm, zv]))) > 2 * Z_BOUND, (zm, zv)
 
 
-@pytest.mark.statistical
+def _from_exact_start(sampler, target, steps=20):
+    """z-scores of the posterior check after ``steps`` steps from exact posterior draws."""
+    rng = np.random.default_rng(11)
+    x0 = target.posterior_mean + rng.standard_normal((CHAINS, 2)) / np.sqrt(target.n)
+    state = run(sampler, sampler.init(x0), rng, steps=steps)["state"]
+    return posterior_z_scores(state.position, target)
+
+
+@pytest.mark.statistical(pair="metropolis.invariance_from_exact_start")
 @pytest.mark.parametrize("name", list(SAMPLERS))
 def test_posterior_is_invariant_from_exact_start(name, target):
     # started at exact posterior draws, a few steps keep the law (no burn-in confound)
-    sampler = SAMPLERS[name](target)
-    rng = np.random.default_rng(11)
-    x0 = target.posterior_mean + rng.standard_normal((CHAINS, 2)) / np.sqrt(target.n)
-    state = sampler.init(x0)
-    for _ in range(20):
-        state, _ = sampler.step(state, rng)
-    zm, zv = posterior_z_scores(state.position, target)
+    zm, zv = _from_exact_start(SAMPLERS[name](target), target)
     assert np.all(np.abs(zm) < Z_BOUND) and np.all(np.abs(zv) < Z_BOUND), (zm, zv)
+
+
+@pytest.mark.negative_control(pair="metropolis.invariance_from_exact_start")
+@pytest.mark.parametrize("name", list(BUGGY))
+def test_planted_mh_bug_breaks_invariance_from_exact_start(name, target):
+    zm, zv = _from_exact_start(BUGGY[name](target), target)
+    assert np.max(np.abs(np.concatenate([zm, zv]))) > Z_BOUND, (zm, zv)
 
 
 def test_state_caches_potential_and_gradient(target):

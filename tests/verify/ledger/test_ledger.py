@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from verify import baseline
-from verify.claims import Verdict, all_claims, get, interval_verdict, ordering_verdict, slope_verdict
-from verify.report import MissingResultsError, evaluate, write_report
+from verify.ledger import baseline
+from verify.ledger.claims import Verdict, all_claims, get, interval_verdict, ordering_verdict, slope_verdict
+from verify.ledger.report import MissingResultsError, evaluate, write_report
 
 
 def test_every_claim_is_complete_and_well_formed():

@@ -88,7 +88,8 @@ def test_limit_closed_forms_are_the_expected_ones():
 def test_limit_is_the_integral_over_0_1_in_x():
     for s in (0.5, 1.0, 5.0):
         for p in (1, 2):
-            quad, _ = scipy.integrate.quad(lambda x: (1 + 4 * s * np.sin(np.pi * x) ** 2) ** -p, 0, 1, epsabs=1e-13)
+            quad, _ = scipy.integrate.quad(lambda x, s=s, p=p: (1 + 4 * s * np.sin(np.pi * x) ** 2) ** -p, 0, 1,
+                                           epsabs=1e-13)
             assert lc.spectral_mean_limit(s, p) == pytest.approx(quad, rel=1e-11)
 
 

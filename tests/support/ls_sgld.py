@@ -19,8 +19,8 @@ from scipy.stats import chi2
 from analytic.linear_samplers import minibatch_noise_covariance, propagate_moments
 from analytic.ls_exact import ls_sgld_recursion
 from verify.estimators import FullGradient, UniformMinibatch
-from verify.ls_samplers import LaplacianSmoothingEM, PeriodicSmoothing
-from verify.runner import simulate
+from verify.integrators import LaplacianPreconditioner, OverdampedEM, PeriodicSmoothing
+from verify.runner import run_chains
 from verify.targets import gaussian_means_target
 
 TARGET = gaussian_means_target(50, 16, 1)
@@ -30,13 +30,28 @@ TR_PI = D / TARGET.n
 CHAINS = 3000
 
 
-def run(sigma, h, steps, seed, *, full=False, noise_power=0.5, start_at_pi=False, chains=CHAINS):
-    """Positions of ``chains`` chains at each step count in ``steps``: ``(chains, len(steps), d)``."""
+class NoiseSmoothedLikeGradient(LaplacianPreconditioner):
+    """Planted bug: the noise smoothed by ``A⁻¹`` like the gradient, instead of ``A^{−1/2}``.
+
+    The chain then has the covariance ``A⁻¹`` in its noise but ``A⁻²``-weighted fluctuations, and its
+    invariant law is not π (Proposition 2.1 needs the square root).
+    """
+
+    def noise(self, state, xi, step_size, inverse_temperature):
+        return np.sqrt(2.0 * step_size / inverse_temperature) * self.smoothing.apply_inverse(xi)
+
+
+def run(sigma, h, steps, seed, *, full=False, planted=False, start_at_pi=False, chains=CHAINS):
+    """Positions of ``chains`` chains at each step count in ``steps``: ``(chains, len(steps), d)``.
+
+    ``planted=True`` uses :class:`NoiseSmoothedLikeGradient`.
+    """
     rng = np.random.default_rng(seed)
     est = FullGradient() if full else UniformMinibatch(1)
-    s = LaplacianSmoothingEM(TARGET, h, PeriodicSmoothing(sigma), est, noise_power=noise_power)
+    pre = (NoiseSmoothedLikeGradient if planted else LaplacianPreconditioner)(PeriodicSmoothing(sigma))
+    s = OverdampedEM(TARGET, h, est, pre, name="LS-SGLD")
     x0 = MU + rng.standard_normal((chains, D)) / np.sqrt(TARGET.n) if start_at_pi else np.zeros((chains, D))
-    out = simulate(s, s.init(x0), rng, checkpoints=steps, unit="steps", observe={"x": lambda st: st.position})
+    out = run_chains(s, s.init(x0), rng, checkpoints=steps, observe={"x": lambda st: st.position})
     return out["x"]
 
 
@@ -85,12 +100,11 @@ def theorem33_structure(seed, *, planted=False, sigma=1.0, h=5e-3, early=20, lat
 
     ``planted=True`` smooths the LS noise with ``A⁻¹`` instead of ``A^{−1/2}`` (invariant law ≠ π).
     """
-    npow = 1.0 if planted else 0.5
-    xs_ls = run(sigma, h, [late], seed, full=True, noise_power=npow, start_at_pi=True)[:, -1]
+    xs_ls = run(sigma, h, [late], seed, full=True, planted=planted, start_at_pi=True)[:, -1]
     xs_gld = run(0.0, h, [late], seed + 1, full=True, start_at_pi=True)[:, -1]
     e_ls, se_ls = _excess(xs_ls)
     e_gld, se_gld = _excess(xs_gld)
-    xe_ls = run(sigma, h, [early], seed + 2, full=True, noise_power=npow)[:, -1]
+    xe_ls = run(sigma, h, [early], seed + 2, full=True, planted=planted)[:, -1]
     xe_gld = run(0.0, h, [early], seed + 3, full=True)[:, -1]
     g_ls, sg_ls = _mean_gap(xe_ls)
     g_gld, sg_gld = _mean_gap(xe_gld)

@@ -1,14 +1,21 @@
-"""verify.datasets and the logistic-regression target."""
-from pathlib import Path
-
+"""verify.targets.datasets and the logistic-regression target (likelihood × prior)."""
 import numpy as np
 import pytest
 
-from verify.datasets import (data_identity, load, load_builtin, load_libsvm, set_data_path, standardize,
-                             train_test_split, user_data_names)
-from verify.logistic import LogisticRegressionTarget
+from support import DATA_DIR
+from verify.targets.datasets import (
+    data_identity,
+    load,
+    load_builtin,
+    load_libsvm,
+    set_data_path,
+    standardize,
+    train_test_split,
+    user_data_names,
+)
+from verify.targets.logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
 
-FIXTURE = Path(__file__).parent / "data" / "a3a_fixture.libsvm"
+FIXTURE = DATA_DIR / "a3a_fixture.libsvm"
 
 
 def test_libsvm_fixture_loads_with_binary_labels():
@@ -41,7 +48,7 @@ def test_standardize_uses_training_statistics():
 
 def test_logistic_gradients_agree_with_finite_differences_and_sum():
     ds = standardize(load_builtin("pima"))[0]
-    t = LogisticRegressionTarget(ds.X, ds.y, prior_precision=0.5)
+    t = LogisticRegressionTarget(ds.X, ds.y, prior=0.5)
     rng = np.random.default_rng(1)
     th = rng.standard_normal((3, t.dim)) * 0.3
     idx = np.broadcast_to(np.arange(t.n), (3, t.n))
@@ -57,7 +64,7 @@ def test_logistic_bad_input():
     with pytest.raises(ValueError, match="y must contain labels"):
         LogisticRegressionTarget(np.zeros((2, 2)), np.array([0.0, 2.0]))
     with pytest.raises(ValueError, match="prior_precision"):
-        LogisticRegressionTarget(np.zeros((2, 2)), np.array([0.0, 1.0]), prior_precision=0.0)
+        LogisticRegressionTarget(np.zeros((2, 2)), np.array([0.0, 1.0]), prior=0.0)
 
 
 def test_named_data_set_resolves_user_path_then_builtin(monkeypatch):
@@ -74,3 +81,19 @@ def test_named_data_set_resolves_user_path_then_builtin(monkeypatch):
     finally:
         monkeypatch.delenv("SGMCMC_DATA", raising=False)
     assert load("pima").name == "pima" and data_identity("pima") == {"name": "pima", "builtin": True}
+
+
+def test_prior_objects_and_their_validation():
+    X, y = np.eye(3), np.array([0.0, 1.0, 1.0])
+    th = np.array([[0.3, -1.2, 2.0]])
+    g = LogisticRegressionTarget(X, y, prior=GaussianPrior(2.0))
+    np.testing.assert_allclose(g.prior_gradient(th), 2.0 * th)
+    np.testing.assert_allclose(g.potential(th) - LogisticRegressionTarget(X, y, prior=GaussianPrior(1e-300)).potential(th),
+                               np.sum(th**2), rtol=1e-12)
+    gam = LogisticRegressionTarget(X, y, prior=GammaNormPrior(1.0, 0.5))
+    r = np.linalg.norm(th)
+    np.testing.assert_allclose(gam.prior_gradient(th), (1.0 / r**2 + 0.5 / r) * th)
+    with pytest.raises(ValueError, match="theta"):
+        GammaNormPrior(1.0, np.nan)
+    with pytest.raises(ValueError, match="prior"):
+        LogisticRegressionTarget(X, y, prior="flat")

@@ -5,11 +5,17 @@ import pytest
 from scipy import integrate, stats
 
 from analytic.gaussian import bures_w2, kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion,
-                                      stationary_moments, underdamped_em_recursion)
+from analytic.linear_samplers import (
+    minibatch_noise_covariance,
+    propagate_moments,
+    sgld_recursion,
+    stationary_moments,
+    underdamped_em_recursion,
+)
 from analytic.time_average import uld_stationary_cov, uld_time_average_mse
-from verify import samplers as S
-from verify.runner import simulate
+from verify import samplers
+from verify.integrators import IdentityPreconditioner, OverdampedEM, UnderdampedEM
+from verify.runner import run_chains
 
 
 def _rand_spd(rng, d):
@@ -101,33 +107,48 @@ def _moment_check(samples, mean, cov, z=4.0):
     return bool(ok_mean.all() and ok_cov.all())
 
 
-@pytest.mark.statistical
-@pytest.mark.parametrize("which", ["SGLD", "SGHMC"])
-def test_stationary_moments_match_lyapunov_within_monte_carlo_ci(target, which):
-    """Chains started at the exact stationary moments stay there; 20,000 chains, 400 steps."""
+class MissingFactorTwoNoise(IdentityPreconditioner):
+    """Planted bug: SGLD's injected noise √h ξ instead of √(2h) ξ (a missing factor 2 in the variance)."""
+
+    def noise(self, state, xi, step_size, inverse_temperature):
+        return np.sqrt(step_size / inverse_temperature) * xi
+
+
+def _stationary_run(target, which, planted):
+    """20,000 chains started at the exact stationary moments of SGLD / SGHMC, 400 steps; the check's verdict.
+
+    The planted bug is the classic missing factor 2 in the injected noise (SGLD: √h ξ; SGHMC: σ = √γ
+    instead of √(2γ)).
+    """
     Q = minibatch_noise_covariance(target.centers)
     rng = np.random.default_rng(2024)
     R = 20_000
     if which == "SGLD":
         h = 5e-3
         m, C = stationary_moments(sgld_recursion(target.hessian, target.posterior_mean, Q, h))
-        s = S.sgld(target, h)
+        s = OverdampedEM(target, h, preconditioner=MissingFactorTwoNoise()) if planted else samplers.sgld(target, h)
         z0 = m + rng.standard_normal((R, 2)) @ np.linalg.cholesky(C).T
         st = s.init(z0)
-        get = lambda st: st.position
+        get = lambda st: st.position  # noqa: E731
     else:
         h = 5e-2
         m, C = stationary_moments(underdamped_em_recursion(target.hessian, target.posterior_mean, Q, h, 10.0))
-        s = S.sghmc(target, h, 10.0)
+        s = UnderdampedEM(target, h, 10.0, noise_scale=np.sqrt(10.0)) if planted else samplers.sghmc(target, h, 10.0)
         z0 = m + rng.standard_normal((R, 4)) @ np.linalg.cholesky(C).T
         st = s.init(z0[:, :2], z0[:, 2:])
-        get = lambda st: np.hstack([st.position, st.momentum])
-    out = simulate(s, st, rng, checkpoints=[400], unit="steps", observe={"z": get})
-    assert _moment_check(out["z"][:, 0], m, C)
-    # negative control: the same check rejects the sampler with the classic planted bug of a missing
-    # factor 2 in the injected noise (√h ξ instead of √(2h) ξ; σ = √γ instead of √(2γ))
-    bad = (S.OverdampedEM(target, h, inverse_temperature=2.0) if which == "SGLD"
-           else S.UnderdampedEM(target, h, 10.0, noise_scale=np.sqrt(10.0)))
-    st_bad = bad.init(z0[:, :2]) if which == "SGLD" else bad.init(z0[:, :2], z0[:, 2:])
-    out_bad = simulate(bad, st_bad, rng, checkpoints=[400], unit="steps", observe={"z": get})
-    assert not _moment_check(out_bad["z"][:, 0], m, C)
+        get = lambda st: np.hstack([st.position, st.momentum])  # noqa: E731
+    out = run_chains(s, st, rng, steps=400, observe={"z": get})
+    return _moment_check(out["z"][:, 0], m, C)
+
+
+@pytest.mark.statistical(pair="analytic.lyapunov_moments")
+@pytest.mark.parametrize("which", ["SGLD", "SGHMC"])
+def test_stationary_moments_match_lyapunov_within_monte_carlo_ci(target, which):
+    """Chains started at the exact stationary moments stay there; 20,000 chains, 400 steps."""
+    assert _stationary_run(target, which, planted=False)
+
+
+@pytest.mark.negative_control(pair="analytic.lyapunov_moments")
+@pytest.mark.parametrize("which", ["SGLD", "SGHMC"])
+def test_lyapunov_moment_check_catches_a_missing_factor_two_in_the_noise(target, which):
+    assert not _stationary_run(target, which, planted=True)

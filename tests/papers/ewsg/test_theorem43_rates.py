@@ -17,39 +17,45 @@ docs/calibration.md.
 """
 import pytest
 
-from theorem43_support import term1_check, term2_check, term3_check
+from paper_repro.ewsg.experiments import RATE_TOLERANCE
+from support.theorem43 import TOL, term1_check, term2_check, term3_check
 
-pytestmark = pytest.mark.statistical
+
+def test_support_uses_the_experiments_rate_tolerance():
+    assert TOL == RATE_TOLERANCE
 
 
+@pytest.mark.statistical(pair="ewsg.thm4.3.term1")
 def test_term1_mse_decays_like_one_over_T():
     fit, status = term1_check(seed=101)
     assert status != "failed", fit.as_dict()
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="ewsg.thm4.3.term1")
 def test_term1_catches_a_biased_gradient():
     fit, status = term1_check(seed=101, planted=True)
     assert status == "failed", fit.as_dict()
 
 
+@pytest.mark.statistical(pair="ewsg.thm4.3.term2")
 def test_term2_excess_variance_grows_like_h_over_T():
     fit, status = term2_check(seed=202)
     assert fit is not None and status != "failed", None if fit is None else fit.as_dict()
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="ewsg.thm4.3.term2")
 def test_term2_catches_brownian_scaled_gradient_noise():
     fit, status = term2_check(seed=202, planted=True)
     assert status == "failed"
 
 
+@pytest.mark.statistical(pair="ewsg.thm4.3.term3")
 def test_term3_long_run_mse_grows_like_h_squared():
     fit, status = term3_check(seed=303)
     assert status != "failed", fit.as_dict()
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="ewsg.thm4.3.term3")
 def test_term3_catches_a_missing_factor_two_in_the_noise():
     fit, status = term3_check(seed=303, planted=True)
     assert status == "failed", fit.as_dict()

@@ -5,11 +5,14 @@ import numpy as np
 import pytest
 
 from paper_repro.ls_sgld import claims as C
-from paper_repro.ls_sgld import experiments as X
-from verify import ls_samplers as L
-from verify.datasets import load_builtin, standardize
-from verify.io import read_csv
-from verify.ls_targets import GammaPriorLogistic, GaussianMixtureTarget, GaussianTarget2D, mixture_centers
+from paper_repro.ls_sgld.exact_studies import mixture_gradient_check, run_prop21, run_table1, run_theorem33
+from paper_repro.ls_sgld.gaussian2d import integrated_autocorrelation_time
+from paper_repro.ls_sgld.settings import Prop21Settings, Table1Settings, Theorem33Settings
+from verify import samplers
+from verify.integrators import RMSpropPreconditioner
+from verify.store.io import read_csv
+from verify.targets import GammaNormPrior, GaussianTarget, LogisticRegressionTarget, LSMixtureTarget, mixture_centers
+from verify.targets.datasets import load_builtin, standardize
 
 
 def _fd(target, x, eps=1e-6):
@@ -19,7 +22,7 @@ def _fd(target, x, eps=1e-6):
 
 
 def test_mixture_gradient_is_the_gradient_of_its_potential():
-    t = GaussianMixtureTarget(mixture_centers(50, 3))
+    t = LSMixtureTarget(mixture_centers(50, 3))
     x = np.random.default_rng(0).standard_normal((4, 2)) * 2
     np.testing.assert_allclose(t.full_gradient(x), _fd(t, x), atol=1e-6)
     idx = np.tile(np.arange(t.n), (4, 1))
@@ -27,28 +30,28 @@ def test_mixture_gradient_is_the_gradient_of_its_potential():
 
 
 def test_printed_mixture_gradient_is_not_the_gradient_of_printed_f():
-    m = X.mixture_gradient_check()
+    m = mixture_gradient_check()
     assert not m["is_zero"] and abs(m["difference_at_x=(-1,0),a=(1,0)"][0]) > 0.1
 
 
 def test_gamma_prior_logistic_gradients():
     tr = standardize(load_builtin("pima"))[0]
-    t = GammaPriorLogistic(tr.X, tr.y, 1.0, 1e-2)
+    t = LogisticRegressionTarget(tr.X, tr.y, GammaNormPrior(1.0, 1e-2))
     x = np.random.default_rng(1).standard_normal((3, t.dim))
     np.testing.assert_allclose(t.full_gradient(x), _fd(t, x), rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(t.data_gradients_all(x).sum(axis=1) + t.prior_gradient(x), t.full_gradient(x), atol=1e-10)
     with pytest.raises(ValueError, match="lam"):
-        GammaPriorLogistic(tr.X, tr.y, -1.0)
+        GammaNormPrior(-1.0)
 
 
-def test_gaussian_2d_target_rejects_bad_cov():
+def test_gaussian_target_rejects_bad_cov():
     with pytest.raises(ValueError, match="cov"):
-        GaussianTarget2D(np.array([[1.0, 1.0], [0.9, 1.0]]))
+        GaussianTarget(np.array([[1.0, 1.0], [0.9, 1.0]]))
 
 
 def test_psgld_full_input_is_rmsprop_on_the_sampler_gradient():
-    t = GaussianMixtureTarget(mixture_centers(20, 4))
-    s = L.psgld_full(t, 0.01, batch_size=20)  # b = n with replacement: still random indices
+    t = LSMixtureTarget(mixture_centers(20, 4))
+    s = samplers.psgld(t, 0.01, batch_size=20, preconditioner_input="full", smoothing=0.0)  # b = n with replacement
     x0 = np.random.default_rng(2).standard_normal((3, 2))
     r1, r2 = np.random.default_rng(5), np.random.default_rng(5)
     st, _ = s.step(s.init(x0), r1)
@@ -59,15 +62,15 @@ def test_psgld_full_input_is_rmsprop_on_the_sampler_gradient():
     expect = x0 - 0.01 * G * g + np.sqrt(2 * 0.01 * G) * r2.standard_normal((3, 2))
     np.testing.assert_allclose(st.position, expect, rtol=1e-10, atol=1e-12)
     with pytest.raises(ValueError, match="preconditioner_input"):
-        L.LaplacianSmoothingPSGLD(t, 0.01, 0.0, preconditioner_input="mean")
+        RMSpropPreconditioner(preconditioner_input="mean")
 
 
 def test_iat_of_white_noise_is_one_half():
     x = np.random.default_rng(3).standard_normal((20000, 2))
-    tau = X.integrated_autocorrelation_time(x)
+    tau = integrated_autocorrelation_time(x)
     assert np.all(np.abs(tau - 0.5) < 0.1)
     with pytest.raises(ValueError, match="at least 4"):
-        X.integrated_autocorrelation_time([1.0, 2.0])
+        integrated_autocorrelation_time([1.0, 2.0])
 
 
 def _ar1(rho, T, rng):
@@ -83,15 +86,15 @@ def _iat_check(x, rho=0.9):
     """τ of (4.2) for AR(1) is ½(1+ρ)/(1−ρ); tolerance 25 % (≈ 4 s.e. of the windowed estimator,
     relative s.e. √(2(2M+1)/T) ≈ 6 % at T = 10⁵, M ≈ 5τ_S)."""
     exact = 0.5 * (1 + rho) / (1 - rho)
-    return abs(X.integrated_autocorrelation_time(x)[0] / exact - 1) < 0.25
+    return abs(integrated_autocorrelation_time(x)[0] / exact - 1) < 0.25
 
 
-@pytest.mark.statistical
+@pytest.mark.statistical(pair="ls_sgld.iat")
 def test_iat_of_ar1_matches_closed_form():
     assert _iat_check(_ar1(0.9, 100_000, np.random.default_rng(6060)))
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="ls_sgld.iat")
 def test_iat_check_catches_a_shuffled_series():
     rng = np.random.default_rng(6060)
     x = _ar1(0.9, 100_000, rng)
@@ -103,9 +106,9 @@ def fast_results(tmp_path_factory):
     root = tmp_path_factory.mktemp("ls_sgld_results")
     out = root / "ls_sgld"
     out.mkdir()
-    X.run_table1("smoke", out)
-    X.run_theorem33("smoke", out)
-    X.run_prop21("smoke", out)
+    run_table1(Table1Settings.at("smoke"), out)
+    run_theorem33(Theorem33Settings.at("smoke"), out)
+    run_prop21(Prop21Settings.at("smoke"), out)
     return root
 
 

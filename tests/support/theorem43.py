@@ -7,17 +7,18 @@ from __future__ import annotations
 import numpy as np
 
 from analytic.time_average import uld_time_average_mse
-from verify import samplers as S
+from verify import samplers
 from verify.estimators import GradientEstimate, UniformMinibatch
-from verify.rates import fit_slope, slope_status
-from verify.runner import simulate
+from verify.integrators import UnderdampedEM
+from verify.measure.rates import fit_slope, slope_status
+from verify.runner import run_chains
 from verify.targets import gaussian_means_target
 
 TARGET = gaussian_means_target()
 MU = TARGET.posterior_mean
 PHIBAR = TARGET.dim / TARGET.n
 GAMMA = 10.0
-TOL = 0.15  # RATE_TOLERANCE of paper_repro.ewsg.experiments
+TOL = 0.15  # RATE_TOLERANCE of paper_repro.ewsg.experiments (checked equal in the tests)
 
 
 def phi(state):
@@ -28,8 +29,8 @@ def time_average(sampler, h, T, R, rng):
     """φ̂ at time T for R chains started at π (θ) and N(0, I) (r); returns (R,) array."""
     th0 = MU + rng.standard_normal((R, 2)) / np.sqrt(TARGET.n)
     st = sampler.init(th0, rng.standard_normal((R, 2)))
-    out = simulate(sampler, st, rng, checkpoints=np.round(np.atleast_1d(T) / h), unit="steps",
-                   time_average={"phi": phi})
+    out = run_chains(sampler, st, rng, checkpoints=np.round(np.atleast_1d(T) / h), unit="steps",
+                     time_average={"phi": phi})
     return out["phi"]
 
 
@@ -77,9 +78,9 @@ def term1_check(seed, planted=False, R=1000, h=1e-3, times=(1.0, 2.0, 4.0, 8.0))
     """Term 1: MSE of the time average vs T at small h, EWSG (M = 1); expected slope −1."""
     rng = np.random.default_rng(seed)
     if planted:
-        s = S.UnderdampedEM(TARGET, h, GAMMA, BiasedGradient(), name="EWSG-planted")
+        s = UnderdampedEM(TARGET, h, GAMMA, BiasedGradient(), name="EWSG-planted")
     else:
-        s = S.ewsg(TARGET, h, GAMMA, index_chain_length=1)
+        s = samplers.ewsg(TARGET, h, GAMMA, index_chain_length=1)
     tav = time_average(s, h, np.array(times), R, rng)
     fit = fit_slope(np.array(times), (tav - PHIBAR) ** 2, n_boot=400, rng=seed)
     return fit, slope_status(fit, -1.0, TOL)
@@ -97,7 +98,7 @@ def term2_check(seed, planted=False, R=10_000, T=2.0, steps=E_STEPS):
     cols = []
     for h in steps:
         est = BrownianScaledGradientNoise(h) if planted else UniformMinibatch()
-        s = S.UnderdampedEM(TARGET, h, GAMMA, est, name="SGHMC")
+        s = UnderdampedEM(TARGET, h, GAMMA, est, name="SGHMC")
         tav = time_average(s, h, T, R, rng)[:, 0]
         cols.append((tav - tav.mean()) ** 2 - cont)
     if min(np.mean(c) for c in cols) <= 0:
@@ -114,8 +115,8 @@ def term3_check(seed, planted=False, R=1000, T=64.0, steps=F_STEPS):
     rng = np.random.default_rng(seed)
     cols = []
     for h in steps:
-        s = S.UnderdampedEM(TARGET, h, GAMMA, UniformMinibatch(), noise_scale=np.sqrt(GAMMA) if planted else None,
-                            name="SGHMC")
+        s = UnderdampedEM(TARGET, h, GAMMA, UniformMinibatch(), noise_scale=np.sqrt(GAMMA) if planted else None,
+                          name="SGHMC")
         tav = time_average(s, h, T, R, rng)[:, 0]
         cols.append((tav - PHIBAR) ** 2)
     fit = fit_slope(np.array(steps), cols, n_boot=400, rng=seed)

@@ -1,4 +1,6 @@
-"""Tests of the HSG-HMC exponential (OU) integrator: analytic/ou_integrator.py and verify/exponential.py.
+"""Tests of the HSG-HMC exponential (OU) integrator as a sampler (verify/integrators/exponential.py).
+
+The closed forms of (4)–(6) are tested in ``tests/analytic/test_ou_integrator.py``.
 
 Seed ``001_d56659fdb8996bf2.txt`` (HSG-HMC), eqs. (3)–(6), Lemma 1, Remark 2.
 """
@@ -6,18 +8,17 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
 from analytic.linear_samplers import minibatch_noise_covariance, propagate_moments
-from analytic.ou_integrator import (exponential_integrator_recursion, ou_noise_cholesky, ou_noise_covariance,
-                                    ou_step_coefficients, symbolic_check)
+from analytic.ou_integrator import exponential_integrator_recursion, ou_noise_covariance
 from verify.errors import DivergenceError
 from verify.estimators import EWSGIndexChain, FullGradient, GradientEstimate, StepContext, UniformMinibatch
-from verify.exponential import ExponentialIntegrator, friction_for_decay, sg_ul_mcmc
-from verify.samplers import UnderdampedState
+from verify.integrators import ExponentialIntegrator, UnderdampedState, friction_for_decay
+from verify.runner import run_chains
+from verify.samplers import sg_ul_mcmc
 from verify.targets import gaussian_means_target
 
 Z_BOUND = 4.5  # two-sided normal tail 7e-6 per statistic; every test below is seeded
@@ -53,29 +54,10 @@ def zero_gradient_target(dim):
 class UncorrelatedNoise(ExponentialIntegrator):
     """Planted bug: ε_x and ε_v drawn independently with the right variances (correlation of (6) dropped)."""
 
-    def __post_init__(self):
-        super().__post_init__()
+    def _validate(self):
+        super()._validate()
         S = self.noise_cholesky @ self.noise_cholesky.T
         object.__setattr__(self, "noise_cholesky", np.diag(np.sqrt(np.diag(S))))
-
-
-def paper_eq6_mp(gamma, eta, u, dps=60):
-    """Eq. (6) as printed, in mpmath at ``dps`` digits: (Var ε_x, Cov, Var ε_v)."""
-    with mpmath.workdps(dps):
-        g, h, uu = mpmath.mpf(gamma), mpmath.mpf(eta), mpmath.mpf(u)
-        e1, e2 = mpmath.exp(-g * h), mpmath.exp(-2 * g * h)
-        vxx = uu / g**2 * (2 * h * g + 4 * e1 - e2 - 3)
-        cxv = uu / g * (1 - 2 * e1 + e2)
-        vvv = uu * (1 - e2)
-        return float(vxx), float(cxv), float(vvv)
-
-
-def paper_eq45_mp(gamma, eta, u, dps=60):
-    """Coefficients of (4)–(5) as printed, in mpmath: (v_decay, x_from_v, x_from_g, v_from_g)."""
-    with mpmath.workdps(dps):
-        g, h, uu = mpmath.mpf(gamma), mpmath.mpf(eta), mpmath.mpf(u)
-        e1 = mpmath.exp(-g * h)
-        return (float(e1), float((1 - e1) / g), float(-uu / g**2 * (h * g + e1 - 1)), float(-uu / g * (1 - e1)))
 
 
 def cov_z_scores(a, b, cov):
@@ -85,85 +67,6 @@ def cov_z_scores(a, b, cov):
     exact = np.array([cov[0, 0], cov[0, 1], cov[1, 1]])
     var = np.array([2 * cov[0, 0] ** 2, cov[0, 0] * cov[1, 1] + cov[0, 1] ** 2, 2 * cov[1, 1] ** 2]) / N
     return (emp - exact) / np.sqrt(var)
-
-
-# ---- analytic: eq. (6) and (4)–(5) --------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def sympy_differences():
-    return symbolic_check()
-
-
-def test_symbolic_check_paper_eq4_to_6_equal_variation_of_constants(sympy_differences):
-    expected = {"x_from_x", "v_from_x", "x_from_v", "x_from_g", "v_decay", "v_from_g", "cov_vv", "cov_xx", "cov_xv", "mean_ode_x",
-                "mean_ode_v", "mean_initial", "cov_ode_xx", "cov_ode_xv", "cov_ode_vv", "cov_initial",
-                "stationary_velocity", "phi2_series", "psi_series"}
-    assert set(sympy_differences) == expected
-    nonzero = {k: v for k, v in sympy_differences.items() if v != 0}
-    assert nonzero == {}
-
-
-def test_symbolic_check_negative_control_detects_a_misprint():
-    # a planted misprint in (6) (the factor 4 → 3 in E[ε_x ε_x]) must not simplify to zero
-    import sympy as sp
-    g, h, u = sp.symbols("gamma eta u", positive=True)
-    right = u / g**2 * (2 * h * g + 4 * sp.exp(-h * g) - sp.exp(-2 * g * h) - 3)
-    wrong = u / g**2 * (2 * h * g + 3 * sp.exp(-h * g) - sp.exp(-2 * g * h) - 3)
-    assert sp.simplify(right - wrong) != 0
-
-
-@pytest.mark.parametrize("a", np.concatenate([np.logspace(-12, 2.5, 43), [0.4999999, 0.5, 0.5000001]]))
-@pytest.mark.parametrize("eta,u", [(1.0, 1.0), (0.01, 2.5)])
-def test_stable_formulas_match_printed_eq6_in_high_precision(a, eta, u):
-    gamma = a / eta
-    S = ou_noise_covariance(gamma, eta, u)
-    vxx, cxv, vvv = paper_eq6_mp(gamma, eta, u)
-    np.testing.assert_allclose([S[0, 0], S[0, 1], S[1, 1]], [vxx, cxv, vvv], rtol=2e-14, atol=0)
-    c = ou_step_coefficients(gamma, eta, u)
-    np.testing.assert_allclose(c, paper_eq45_mp(gamma, eta, u), rtol=2e-14, atol=0)
-    L = ou_noise_cholesky(gamma, eta, u)
-    np.testing.assert_allclose(L @ L.T, S, rtol=1e-14, atol=0)
-
-
-def test_naive_printed_eq6_loses_all_digits_for_tiny_gamma_eta():
-    # negative control for the series: the printed form evaluated in float64 is useless at γη = 1e-12
-    g, h = 1e-12, 1.0
-    naive = 1.0 / g**2 * (2 * h * g + 4 * math.exp(-h * g) - math.exp(-2 * g * h) - 3)
-    exact = paper_eq6_mp(g, h, 1.0)[0]
-    assert abs(naive - exact) > 0.5 * exact
-    assert ou_noise_covariance(g, h)[0, 0] == pytest.approx(exact, rel=1e-14)
-
-
-@pytest.mark.parametrize("gamma,eta", [(1e-12, 1.0), (1.0, 1e-12), (1e-150, 1e-100), (1e-300, 1.0), (1e6, 1e3)])
-def test_noise_covariance_tiny_and_huge_gamma_eta_finite_psd(gamma, eta):
-    S = ou_noise_covariance(gamma, eta)
-    L = ou_noise_cholesky(gamma, eta)
-    assert np.all(np.isfinite(S)) and np.all(np.isfinite(L))
-    assert S[0, 1] == S[1, 0]
-    assert np.all(np.linalg.eigvalsh(S) >= 0)
-    assert S[0, 1] ** 2 <= S[0, 0] * S[1, 1] * (1 + 1e-15) or S[0, 0] * S[1, 1] == 0.0
-    assert L[0, 1] == 0.0 and L[0, 0] >= 0 and L[1, 1] >= 0
-
-
-def test_noise_covariance_small_gamma_eta_leading_terms():
-    # a → 0: Var ε_x ≈ (2/3)uγη³, Cov ≈ uγη², Var ε_v ≈ 2uγη, squared correlation → 3/4
-    g, h, u = 1e-12, 1.0, 3.0
-    S = ou_noise_covariance(g, h, u)
-    np.testing.assert_allclose([S[0, 0], S[0, 1], S[1, 1]], [2 / 3 * u * g * h**3, u * g * h**2, 2 * u * g * h],
-                               rtol=1e-11)
-    assert S[0, 1] ** 2 / (S[0, 0] * S[1, 1]) == pytest.approx(0.75, rel=1e-10)
-
-
-def test_squared_correlation_never_exceeds_three_quarters():
-    for a in np.logspace(-10, 3, 200):
-        S = ou_noise_covariance(a, 1.0)
-        assert S[0, 1] ** 2 / (S[0, 0] * S[1, 1]) <= 0.75 + 1e-12
-
-
-def test_step_coefficients_free_flight_limit():
-    c = ou_step_coefficients(1e-14, 0.3, 2.0)
-    np.testing.assert_allclose(c, [1.0, 0.3, -2.0 * 0.3**2 / 2, -2.0 * 0.3], rtol=1e-12)
-    assert all(isinstance(v, np.float64) for v in c)
 
 
 def test_friction_for_decay_remark2():
@@ -221,7 +124,7 @@ def test_constant_gradient_zero_noise_matches_ode_solver():
 
 # ---- the sampler: noise ---------------------------------------------------------------------------
 
-@pytest.mark.statistical
+@pytest.mark.statistical(pair="exponential.noise_covariance")
 @pytest.mark.parametrize("eta,gamma,u", [(0.05, None, 1.0), (0.7, 0.3, 2.5)])
 def test_noise_empirical_covariance_matches_eq6(eta, gamma, u):
     tgt = zero_gradient_target(5)
@@ -232,7 +135,7 @@ def test_noise_empirical_covariance_matches_eq6(eta, gamma, u):
     assert np.all(np.abs(z) < Z_BOUND), z
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="exponential.noise_covariance")
 def test_noise_check_catches_uncorrelated_noise():
     tgt = zero_gradient_target(5)
     s = UncorrelatedNoise(tgt, 0.05, None, FullGradient())
@@ -255,10 +158,7 @@ def test_tiny_gamma_eta_sampler_noise_finite():
 def _moment_z_scores(sampler, Q, chains, K, seed):
     tgt = sampler.target
     rng = np.random.default_rng(seed)
-    x0 = np.ones((chains, tgt.dim))
-    st = sampler.init(x0)
-    for _ in range(K):
-        st, _ = sampler.step(st, rng)
+    st = run_chains(sampler, sampler.init(np.ones((chains, tgt.dim))), rng, steps=K)["state"]
     z = np.hstack([st.position, st.momentum])
     rec = exponential_integrator_recursion(tgt.hessian, tgt.posterior_mean, Q, sampler.step_size,
                                            sampler.friction, sampler.u)
@@ -272,7 +172,7 @@ def _moment_z_scores(sampler, Q, chains, K, seed):
     return zm, zv
 
 
-@pytest.mark.statistical
+@pytest.mark.statistical(pair="exponential.gaussian_moments")
 @pytest.mark.parametrize("estimator", [FullGradient(), UniformMinibatch(1)], ids=["full", "uniform_b1"])
 def test_gaussian_target_moments_match_exact_recursion(estimator):
     tgt = gaussian_means_target(n=50)
@@ -283,7 +183,7 @@ def test_gaussian_target_moments_match_exact_recursion(estimator):
     assert np.all(np.abs(zv) < Z_BOUND), zv
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="exponential.gaussian_moments")
 def test_gaussian_moment_check_catches_uncorrelated_noise():
     # without the x–v correlation of (6) the stationary x-variance drops by ~9% at η = 0.02
     tgt = gaussian_means_target(n=50)
@@ -376,14 +276,6 @@ def test_bad_sampler_input_raises_value_error_naming_parameter(kwargs, name):
     args = {"step_size": 0.01, "friction": 1.0, "u": 1.0, **kwargs}
     with pytest.raises(ValueError, match=rf"^{name} must"):
         ExponentialIntegrator(tgt, **args)
-
-
-@pytest.mark.parametrize("fn", [ou_step_coefficients, ou_noise_covariance, ou_noise_cholesky])
-@pytest.mark.parametrize("args,name", [((0.0, 0.1, 1.0), "gamma"), ((1.0, -0.1, 1.0), "eta"),
-                                       ((1.0, 0.1, 0.0), "u"), ((1.0, np.inf, 1.0), "eta")])
-def test_bad_analytic_input_raises_value_error_naming_parameter(fn, args, name):
-    with pytest.raises(ValueError, match=rf"^{name} must"):
-        fn(*args)
 
 
 def test_bad_friction_for_decay_input():

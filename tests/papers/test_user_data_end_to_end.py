@@ -2,14 +2,13 @@
 
 The papers' a3a / a9a are not shipped; the committed a3a-format fixture stands in for them here.
 """
-from pathlib import Path
-
 import pytest
 
+from support import DATA_DIR
 from verify.cli import main
-from verify.io import read_csv
+from verify.store.io import read_csv
 
-FIXTURE = str(Path(__file__).parent / "data" / "a3a_fixture.libsvm")
+FIXTURE = str(DATA_DIR / "a3a_fixture.libsvm")
 
 
 @pytest.fixture

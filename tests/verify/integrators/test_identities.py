@@ -3,15 +3,16 @@ import numpy as np
 import pytest
 
 from verify import samplers as S
-from verify.estimators import EWSGIndexChain, StepContext, SVRGControlVariate, UniformMinibatch
-from verify.runner import simulate
+from verify.estimators import SVRGControlVariate, UniformMinibatch
+from verify.integrators import OverdampedEM, RMSpropPreconditioner, UnderdampedEM
+from verify.runner import run_chains
 
 
 def test_zero_gradient_zero_temperature_overdamped_leaves_position_unchanged(zero_target):
     rng = np.random.default_rng(0)
     x0 = rng.standard_normal((7, 2))
-    for s in (S.OverdampedEM(zero_target, 0.1, inverse_temperature=np.inf),
-              S.PSGLD(zero_target, 0.1, inverse_temperature=np.inf)):
+    for s in (OverdampedEM(zero_target, 0.1, inverse_temperature=np.inf),
+              OverdampedEM(zero_target, 0.1, preconditioner=RMSpropPreconditioner(), inverse_temperature=np.inf)):
         st = s.init(x0)
         for _ in range(5):
             st, _ = s.step(st, rng)
@@ -21,20 +22,12 @@ def test_zero_gradient_zero_temperature_overdamped_leaves_position_unchanged(zer
 def test_zero_gradient_zero_temperature_underdamped_at_rest_leaves_position_unchanged(zero_target):
     rng = np.random.default_rng(1)
     x0 = rng.standard_normal((7, 2))
-    s = S.UnderdampedEM(zero_target, 0.1, 2.0, UniformMinibatch(), noise_scale=0.0)
+    s = UnderdampedEM(zero_target, 0.1, 2.0, UniformMinibatch(), noise_scale=0.0)
     st = s.init(x0, np.zeros_like(x0))
     for _ in range(5):
         st, _ = s.step(st, rng)
     np.testing.assert_array_equal(st.position, x0)
     np.testing.assert_array_equal(st.momentum, 0.0)
-
-
-def test_ewsg_at_zero_temperature_is_refused(zero_target):
-    """The weights (4) divide by σ: EWSG with σ = 0 is undefined and must say so."""
-    s = S.UnderdampedEM(zero_target, 0.1, 2.0, EWSGIndexChain(3), noise_scale=0.0)
-    x0 = np.zeros((2, 2))
-    with pytest.raises(ValueError, match="noise_scale"):
-        s.step(s.init(x0, x0), np.random.default_rng(0))
 
 
 def test_underdamped_em_is_equation_3(target):
@@ -68,7 +61,7 @@ def test_ewsg_with_M_0_is_sghmc_step_for_step(target):
 def test_svrg_control_variate_is_exact_on_equal_hessians(target):
     """On Σ½‖θ − c_i‖² all V_i share the Hessian I, so the SVRG estimate equals ∇V(θ) exactly."""
     rng = np.random.default_rng(6)
-    est = SVRGControlVariate(batch_size=3)
+    est = SVRGControlVariate(UniformMinibatch(3))
     th0 = rng.standard_normal((5, 2))
     st = est.init(target, th0)
     for _ in range(4):
@@ -104,53 +97,6 @@ def test_checkpoints_in_data_passes_count_the_budget(target):
     """30 data passes of EWSG with M = 1, b = 1 is 30 n / 2 = 750 steps (fair comparison, §5.1)."""
     s = S.ewsg(target, 0.05, 10.0, index_chain_length=1)
     rng = np.random.default_rng(0)
-    out = simulate(s, s.init(np.zeros((4, 2)), np.zeros((4, 2))), rng, checkpoints=[0, 1, 30], unit="passes")
+    out = run_chains(s, s.init(np.zeros((4, 2)), np.zeros((4, 2))), rng, checkpoints=[0, 1, 30], unit="passes")
     np.testing.assert_array_equal(out["steps"], [0, 25, 750])
     np.testing.assert_allclose(out["passes"], [0, 1, 30])
-
-
-def _frozen_state(target, rng, chains=3):
-    return rng.standard_normal((chains, 2)) * 0.3 + target.posterior_mean, rng.standard_normal((chains, 2))
-
-
-@pytest.mark.parametrize("x_choice", ["recommended", "zero", "one", "momentum_reset"])
-def test_index_chain_stationary_law_is_exponential_weights(target, x_choice):
-    """For a frozen (θ, r), the Metropolis index chain (6) has the weights (4) as its stationary law
-    (exact enumeration of the n × n transition matrix, n = 50)."""
-    rng = np.random.default_rng(11)
-    th, r = _frozen_state(target, rng)
-    h, g, s = 0.01, 10.0, np.sqrt(20.0)
-    w = EWSGIndexChain(1, x_choice=x_choice).index_weights(target, th, r, h, g, s)
-    long = EWSGIndexChain(4000, x_choice=x_choice).index_law(target, th, r, h, g, s)
-    np.testing.assert_allclose(long, w, atol=1e-8)
-    # and w is the fixed point of one step: w P = w
-    one = EWSGIndexChain(1, x_choice=x_choice)
-    logw = one._log_weights(target, th, r, h, g, s)
-    for c in range(th.shape[0]):
-        lw = logw[c]
-        P = np.exp(np.minimum(lw[None, :] - lw[:, None], 0.0)) / target.n
-        np.fill_diagonal(P, 0.0)
-        P[np.arange(target.n), np.arange(target.n)] = 1.0 - P.sum(axis=1)
-        np.testing.assert_allclose(w[c] @ P, w[c], atol=1e-14)
-
-
-@pytest.mark.statistical
-def test_index_chain_sampled_law_matches_exact_enumeration(target):
-    """The estimator's selected gradient follows index_law (M = 2), by a chi-square test at level 1e-3.
-
-    The state is frozen and replicated over 40,000 chains; the selected gradient identifies the
-    index (all c_i distinct). Negative control: the law with M = 0 (uniform) is rejected.
-    """
-    from scipy.stats import chisquare
-    rng = np.random.default_rng(12)
-    th, r = _frozen_state(target, rng, chains=1)
-    h, g, s = 0.02, 10.0, np.sqrt(20.0)
-    est = EWSGIndexChain(2)
-    R = 40_000
-    out = est(None, rng, target, np.repeat(th, R, 0), StepContext(np.repeat(r, R, 0), h, g, s))
-    idx = np.argmin(np.abs(target.n * (th - target.centers)[None, :, 0] - out.gradient[:, None, 0]), axis=1)
-    counts = np.bincount(idx, minlength=target.n)
-    p_exact = est.index_law(target, th, r, h, g, s)[0]
-    p_uniform = np.full(target.n, 1.0 / target.n)
-    assert chisquare(counts, R * p_exact).pvalue > 1e-3
-    assert chisquare(counts, R * p_uniform).pvalue < 1e-3  # negative control: uniform is rejected

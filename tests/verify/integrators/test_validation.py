@@ -5,7 +5,8 @@ import pytest
 from verify import samplers as S
 from verify.errors import DivergenceError
 from verify.estimators import EWSGIndexChain, UniformMinibatch
-from verify.runner import simulate
+from verify.integrators import UnderdampedEM
+from verify.runner import run_chains
 
 
 @pytest.mark.parametrize("bad", [0.0, -1e-3, np.nan, np.inf, "0.1", True])
@@ -61,7 +62,7 @@ def test_bad_x_choice_and_temperature(target):
     with pytest.raises(ValueError, match="inverse_temperature"):
         S.sgld(target, 0.01, inverse_temperature=0.0)
     with pytest.raises(ValueError, match="noise_scale"):
-        S.UnderdampedEM(target, 0.01, 1.0, noise_scale=-1.0)
+        UnderdampedEM(target, 0.01, 1.0, noise_scale=-1.0)
 
 
 @pytest.mark.parametrize("make,name,key", [
@@ -73,7 +74,7 @@ def test_divergence_raises_typed_error_naming_sampler_step_and_setting(target, m
     s = make(target)
     rng = np.random.default_rng(0)
     with pytest.raises(DivergenceError) as ei:
-        simulate(s, s.init(rng.standard_normal((10, 2)), np.zeros((10, 2))), rng, checkpoints=[100_000], unit="steps")
+        run_chains(s, s.init(rng.standard_normal((10, 2)), np.zeros((10, 2))), rng, steps=100_000)
     err = ei.value
     assert err.sampler == name and err.step > 0 and err.setting["step_size"] == s.step_size and key in err.setting
     assert name in str(err) and "step_size" in str(err) and f"step {err.step}" in str(err)

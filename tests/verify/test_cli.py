@@ -1,5 +1,4 @@
 """sgmcmc-verify: subcommands, one-line errors, --debug, progress, and identical numbers across backends."""
-import functools
 
 import numpy as np
 import pytest
@@ -51,12 +50,12 @@ def test_figures_from_stored_results(smoke_results, tmp_path):
 
 def _block(n_chains, rng):
     from verify import samplers as S
-    from verify.runner import simulate
+    from verify.runner import run_chains
     from verify.targets import gaussian_means_target
     t = gaussian_means_target()
     s = S.ewsg(t, 0.05, 10.0)
-    out = simulate(s, s.init(rng.standard_normal((n_chains, 2)), rng.standard_normal((n_chains, 2))), rng,
-                   checkpoints=[1, 2], observe={"position": lambda st: st.position})
+    out = run_chains(s, s.init(rng.standard_normal((n_chains, 2)), rng.standard_normal((n_chains, 2))), rng,
+                     checkpoints=[1, 2], unit="passes", observe={"position": lambda st: st.position})
     return {"position": out["position"], "passes": out["passes"]}
 
 

@@ -8,21 +8,16 @@ import numpy as np
 import pytest
 
 from analytic.hsg_moments import gradients_to_accuracy, moment_trajectory
-from verify.exponential import sg_ul_mcmc
-from verify.hsg_estimators import hsg_hmc, srvr_hmc
+from verify.runner import run_chains
+from verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
 from verify.targets import gaussian_means_target
 
 Z = 4.5  # per statistic, two-sided normal tail 7e-6; 2 means + 3 covariance entries per case
 
 
 def _mc(sampler, steps, chains, seed):
-    rng = np.random.default_rng(seed)
-    st = sampler.init(np.zeros((chains, 2)))
-    ev = 0
-    for _ in range(steps):
-        st, info = sampler.step(st, rng)
-        ev += info.evaluations
-    return st.position, ev
+    out = run_chains(sampler, sampler.init(np.zeros((chains, 2))), np.random.default_rng(seed), steps=steps)
+    return out["state"].position, out["evaluations"]
 
 
 def _zmax(x, mean, cov):
@@ -54,7 +49,7 @@ def _case(i, steps=60, h=0.02, bug=False):
     return _zmax(x, m[0], S[0]), ev[0], ev_mc
 
 
-@pytest.mark.statistical
+@pytest.mark.statistical(pair="analytic.hsg_moments")
 @pytest.mark.parametrize("i", range(len(CASES)))
 def test_exact_moments_match_sampler(i):
     z, ev, ev_mc = _case(i)
@@ -62,7 +57,7 @@ def test_exact_moments_match_sampler(i):
     assert ev == ev_mc
 
 
-@pytest.mark.negative_control
+@pytest.mark.negative_control(pair="analytic.hsg_moments")
 @pytest.mark.parametrize("i", [0, 1])
 def test_moment_check_catches_missing_gradient_noise(i):
     z, _, _ = _case(i, bug=True)

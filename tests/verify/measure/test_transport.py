@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from verify.transport import w2_exact, w2_many, w2_sinkhorn
+from verify.measure.transport import TransportBatch, w2_exact, w2_many, w2_sinkhorn
 
 
 def _sorted_w2(x, y):
@@ -74,3 +74,24 @@ def test_parallel_solve_equals_serial():
     serial = w2_many(tasks)
     par = w2_many(tasks, n_jobs=2, backend="loky")
     assert serial[:4] == par[:4] and serial[4]["w2"] == par[4]["w2"]
+
+
+def test_a_batch_gives_each_problem_its_own_result_for_any_n_jobs():
+    rng = np.random.default_rng(9)
+    pts = [(rng.standard_normal((40, 2)), rng.standard_normal((40, 2)) + k) for k in range(4)]
+    results = []
+    for n_jobs in (1, 2):
+        batch = TransportBatch()
+        exact = [batch.exact(x, y) for x, y in pts]
+        sink = batch.sinkhorn(*pts[0], 0.5)
+        batch.solve(n_jobs=n_jobs)
+        results.append([p.value for p in exact] + [sink.value["w2"]])
+        assert len(batch) == 5
+    assert results[0] == results[1]
+    assert results[0][:4] == [w2_exact(x, y) for x, y in pts]
+
+
+def test_a_problem_read_before_solving_is_an_error():
+    p = TransportBatch().exact(np.zeros((2, 1)), np.ones((2, 1)))
+    with pytest.raises(RuntimeError, match="before TransportBatch.solve"):
+        _ = p.value

@@ -1,0 +1,87 @@
+"""The one chain loop (run_chains) and realizations in blocks (bitwise-identical for any n_jobs and backend)."""
+import functools
+
+import numpy as np
+import pytest
+
+from verify import samplers as S
+from verify.integrators import OverdampedEM
+from verify.runner import block_sizes, run_chains, run_realizations
+from verify.targets import gaussian_means_target
+
+
+def _block(n_chains, rng, *, method):
+    t = gaussian_means_target()
+    s = S.ewsg(t, 0.05, 10.0) if method == "EWSG" else S.sgld(t, 5e-3)
+    out = run_chains(s, s.init(rng.standard_normal((n_chains, 2)), rng.standard_normal((n_chains, 2))), rng,
+                     checkpoints=[0, 1, 2], unit="passes", observe={"position": lambda st: st.position})
+    return {"position": out["position"], "passes": out["passes"], "info": out["info"]}
+
+
+@pytest.mark.parametrize("method", ["EWSG", "SGLD"])
+def test_same_seed_same_numbers_for_any_n_jobs_and_backend(method):
+    fn = functools.partial(_block, method=method)
+    ref = run_realizations(fn, 250, seed=7, block_size=100, n_jobs=1)
+    assert ref["position"].shape == (250, 3, 2)
+    for n_jobs, backend in ((2, None), (2, "loky"), (2, "threading")):
+        other = run_realizations(fn, 250, seed=7, block_size=100, n_jobs=n_jobs, backend=backend)
+        np.testing.assert_array_equal(other["position"], ref["position"])
+    different = run_realizations(fn, 250, seed=8, block_size=100, n_jobs=1)
+    assert not np.array_equal(different["position"], ref["position"])
+
+
+def test_block_sizes():
+    assert block_sizes(250, 100) == [100, 100, 50]
+    with pytest.raises(ValueError, match="block_size"):
+        block_sizes(10, 0)
+
+
+def test_time_average_is_the_running_mean_from_step_1():
+    """φ̂_K = (1/K) Σ_{k=1}^K φ(X_k), checked against the recorded path of a deterministic chain."""
+    t = gaussian_means_target()
+    s = OverdampedEM(t, 0.001, inverse_temperature=np.inf)  # gradient flow, deterministic given the index stream
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    x0 = np.ones((2, 2))
+    f = lambda st: st.position[:, 0]
+    out = run_chains(s, s.init(x0), rng_a, steps=5, time_average={"f": f})
+    st, vals = s.init(x0), []
+    for _ in range(5):
+        st, _ = s.step(st, rng_b)
+        vals.append(f(st))
+    np.testing.assert_allclose(out["f"][:, 0], np.mean(vals, axis=0), rtol=1e-15)
+
+
+def test_run_chains_rejects_bad_arguments():
+    t = gaussian_means_target()
+    s = S.sgld(t, 1e-3)
+    st, rng = s.init(np.zeros((1, 2))), np.random.default_rng(0)
+    with pytest.raises(ValueError, match="checkpoints"):
+        run_chains(s, st, rng, checkpoints=[2, 1])
+    with pytest.raises(ValueError, match="unit"):
+        run_chains(s, st, rng, checkpoints=[1], unit="seconds")
+    with pytest.raises(ValueError, match="exactly one of steps and checkpoints"):
+        run_chains(s, st, rng, steps=3, checkpoints=[3])
+    with pytest.raises(ValueError, match="keep_last"):
+        run_chains(s, st, rng, steps=3, keep_last=4)
+    with pytest.raises(ValueError, match="keep_last needs unit='steps'"):
+        run_chains(s, st, rng, checkpoints=[1.0], unit="passes", keep_last=1)
+
+
+def test_keep_last_and_info_trace_equal_a_hand_written_loop():
+    """``keep_last`` holds the positions after each of the last steps, ``info_trace`` every step's
+    diagnostics and ``evaluations`` their sum, exactly as a plain loop over ``step`` gives them."""
+    t = gaussian_means_target()
+    s = S.ewsg(t, 0.05, 10.0, index_chain_length=2)
+    x0 = np.zeros((3, 2))
+    out = run_chains(s, s.init(x0), np.random.default_rng(5), steps=12, keep_last=4, trace_info=True)
+    st, rng, pos, acc, ev = s.init(x0), np.random.default_rng(5), [], [], 0
+    for _ in range(12):
+        st, info = s.step(st, rng)
+        pos.append(st.position)
+        acc.append(info.info["acceptance_rate"])
+        ev += info.evaluations
+    np.testing.assert_array_equal(out["kept"], np.stack(pos[-4:], axis=1))
+    np.testing.assert_array_equal(out["info_trace"]["acceptance_rate"], acc)
+    assert out["evaluations"] == ev == 12 * 3
+    np.testing.assert_array_equal(out["state"].position, st.position)
+    assert out["info"]["acceptance_rate"] == pytest.approx(np.mean(acc))
