@@ -95,11 +95,12 @@ def zero_target():
 
 @pytest.fixture(scope="session")
 def smoke_results(tmp_path_factory):
-    """Every registered experiment run once at smoke scale into a session temp dir."""
+    """Every registered experiment run once at smoke scale into a session temp dir (2 joblib workers: the
+    numbers do not depend on ``n_jobs``, which ``tests/verify/test_runner.py`` checks)."""
     from verify.store.cache import run_experiment
     from verify.store.registry import all_experiments
 
     root = tmp_path_factory.mktemp("smoke_results")
     for e in all_experiments():
-        run_experiment(e, "smoke", results_root=root, n_jobs=1)
+        run_experiment(e, "smoke", results_root=root, n_jobs=2)
     return root

@@ -3,8 +3,8 @@
 ===================  ==================================================================================
 module               contents
 ===================  ==================================================================================
-``base``             :class:`Integrator` (validated init; step = errstate + update + divergence check;
-                     settings from the fields), :class:`StepInfo`, the states
+``base``             the :class:`Sampler` protocol; :class:`Integrator` (validated init; step = errstate +
+                     update + divergence check; settings from the fields), :class:`StepInfo`, the states
 ``overdamped``       :class:`OverdampedEM`: ``x' = x − hDĝ + √(2h/β)Rξ`` (SGLD, pSGLD, SVRG-LD, LS-SGLD ...)
 ``preconditioners``  ``(D, R)``: :class:`IdentityPreconditioner`, :class:`LaplacianPreconditioner` (LS-SGLD
                      (2.5)), :class:`RMSpropPreconditioner` (pSGLD; both conventions; ± smoothing)
@@ -37,7 +37,7 @@ from .preconditioners import (
 from .smoothing import MatrixSmoothing, PeriodicSmoothing, as_smoothing_operator, paper_2d_smoothing
 from .underdamped import UnderdampedEM
 
-__all__ = ["Integrator", "UnderdampedIntegrator", "StepInfo", "OverdampedState", "UnderdampedState", "MCMCState",
+__all__ = ["Sampler", "Integrator", "UnderdampedIntegrator", "StepInfo", "OverdampedState", "UnderdampedState", "MCMCState",
            "check_inverse_temperature", "init_position", "OverdampedEM", "UnderdampedEM", "ExponentialIntegrator",
            "friction_for_decay", "REMARK2_DECAY", "HMC", "MALA", "IdentityPreconditioner", "LaplacianPreconditioner",
            "RMSpropPreconditioner", "RMSpropState", "PSGLD_CONVENTIONS", "PeriodicSmoothing", "MatrixSmoothing",

@@ -25,13 +25,13 @@ from __future__ import annotations
 import abc
 import dataclasses
 import numbers
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..errors import DivergenceError, check_finite_array, check_positive, nonfinite_chains
 
-__all__ = ["StepInfo", "OverdampedState", "UnderdampedState", "Integrator", "UnderdampedIntegrator",
+__all__ = ["Sampler", "StepInfo", "OverdampedState", "UnderdampedState", "Integrator", "UnderdampedIntegrator",
            "check_inverse_temperature", "init_position"]
 
 
@@ -40,6 +40,31 @@ class StepInfo(NamedTuple):
 
     evaluations: int
     info: dict
+
+
+@runtime_checkable
+class Sampler(Protocol):
+    """What the runner, the experiments and the audit ask of a sampler (every :class:`Integrator` is one).
+
+    Attributes
+    ----------
+    target : FiniteSumPotential
+        With ``n`` (data passes are evaluations / n) and ``dim``.
+    name : str
+        Reported in results and errors.
+    """
+
+    target: Any
+    name: str
+
+    def init(self, position: np.ndarray, momentum: np.ndarray | None = None) -> Any:
+        """The initial state at ``position`` ``(chains, d)``."""
+
+    def step(self, state: Any, rng: np.random.Generator) -> tuple[Any, "StepInfo"]:
+        """One step for every chain: ``(new state, StepInfo)``; raises DivergenceError on a non-finite chain."""
+
+    def settings(self) -> dict:
+        """The hyperparameters (reported in results and errors)."""
 
 
 class OverdampedState(NamedTuple):

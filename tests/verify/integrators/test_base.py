@@ -87,6 +87,7 @@ def test_settings_are_built_from_the_fields():
 @pytest.mark.parametrize("cls", [OverdampedEM, UnderdampedEM, ExponentialIntegrator, HMC, MALA])
 def test_every_integrator_is_a_frozen_dataclass_on_the_base(cls):
     assert issubclass(cls, Integrator) and dataclasses.is_dataclass(cls)
+    assert isinstance(samplers.sgld(TARGET, 1e-3), Sampler) and not isinstance(object(), Sampler)
     assert cls.__dataclass_params__.frozen
     assert "step" not in cls.__dict__ and "init" not in cls.__dict__  # the shell is the base's
 
