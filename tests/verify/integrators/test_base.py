@@ -24,6 +24,7 @@ from verify.integrators import (
     LaplacianPreconditioner,
     OverdampedEM,
     RMSpropPreconditioner,
+    Sampler,
     UnderdampedEM,
 )
 from verify.targets import gaussian_means_target
