@@ -19,13 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from analytic.gaussian import kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import (
-    minibatch_noise_covariance,
-    propagate_moments,
-    sgld_recursion,
-    stationary_moments,
-    underdamped_em_recursion,
-)
+from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion, stationary_moments,
+                                      underdamped_em_recursion)
 from analytic.time_average import uld_time_average_mse
 from verify import samplers
 from verify.estimators import EWSGIndexChain

@@ -5,13 +5,8 @@ import pytest
 from scipy import integrate, stats
 
 from analytic.gaussian import bures_w2, kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import (
-    minibatch_noise_covariance,
-    propagate_moments,
-    sgld_recursion,
-    stationary_moments,
-    underdamped_em_recursion,
-)
+from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion, stationary_moments,
+                                      underdamped_em_recursion)
 from analytic.time_average import uld_stationary_cov, uld_time_average_mse
 from verify import samplers
 from verify.integrators import IdentityPreconditioner, OverdampedEM, UnderdampedEM

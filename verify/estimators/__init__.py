@@ -16,16 +16,8 @@ from .base import GradientEstimate, GradientEstimator, StepContext, check_batch,
 from .ewsg import X_CHOICES, EWSGIndexChain, ewsg_x
 from .minibatch import FullGradient, UniformMinibatch
 from .noisy import NoisyExactGradient
-from .variance_reduced import (
-                   RHO_SCHEDULES,
-                   HybridGradient,
-                   HybridState,
-                   RecursiveGradient,
-                   RecursiveState,
-                   SVRGControlVariate,
-                   periodic_reset_period,
-                   rho_value,
-)
+from .variance_reduced import (RHO_SCHEDULES, HybridGradient, HybridState, RecursiveGradient, RecursiveState,
+                               SVRGControlVariate, periodic_reset_period, rho_value)
 
 __all__ = ["GradientEstimate", "GradientEstimator", "StepContext", "minibatch_gradient", "uniform_indices",
            "check_batch", "UniformMinibatch", "FullGradient", "NoisyExactGradient", "EWSGIndexChain", "ewsg_x",

@@ -15,25 +15,13 @@ module               contents
 ``metropolis``       :class:`HMC`, :class:`MALA`: exact references (Metropolis-corrected)
 ===================  ==================================================================================
 """
-from .base import (
-                   Integrator,
-                   OverdampedState,
-                   StepInfo,
-                   UnderdampedIntegrator,
-                   UnderdampedState,
-                   check_inverse_temperature,
-                   init_position,
-)
+from .base import (Integrator, OverdampedState, Sampler, StepInfo, UnderdampedIntegrator, UnderdampedState,
+                   check_inverse_temperature, init_position)
 from .exponential import REMARK2_DECAY, ExponentialIntegrator, friction_for_decay
 from .metropolis import HMC, MALA, MCMCState
 from .overdamped import OverdampedEM
-from .preconditioners import (
-                   PSGLD_CONVENTIONS,
-                   IdentityPreconditioner,
-                   LaplacianPreconditioner,
-                   RMSpropPreconditioner,
-                   RMSpropState,
-)
+from .preconditioners import (PSGLD_CONVENTIONS, IdentityPreconditioner, LaplacianPreconditioner, RMSpropPreconditioner,
+                              RMSpropState)
 from .smoothing import MatrixSmoothing, PeriodicSmoothing, as_smoothing_operator, paper_2d_smoothing
 from .underdamped import UnderdampedEM
 

@@ -9,19 +9,8 @@ module        contents
 ``baseline``  the CI regression: smoke-scale numbers against ``paper_repro/baselines/``
 ============  ==========================================================================================
 """
-from .claims import (
-                     STATUSES,
-                     Claim,
-                     Verdict,
-                     all_claims,
-                     format_ci,
-                     get,
-                     interval_verdict,
-                     load_all,
-                     ordering_verdict,
-                     register,
-                     slope_verdict,
-)
+from .claims import (STATUSES, Claim, Verdict, all_claims, format_ci, get, interval_verdict, load_all, ordering_verdict,
+                     register, slope_verdict)
 
 __all__ = ["Claim", "Verdict", "STATUSES", "register", "load_all", "get", "all_claims", "slope_verdict",
            "interval_verdict", "ordering_verdict", "format_ci"]

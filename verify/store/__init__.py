@@ -12,16 +12,8 @@ module        contents
 """
 from .cache import code_fingerprint, git_commit, package_versions, run_experiment, settings_key
 from .io import read_csv, read_json, write_csv, write_json
-from .registry import (
-                       Experiment,
-                       all_experiments,
-                       figure_modules,
-                       get_experiment,
-                       import_paper_modules,
-                       load_all_experiments,
-                       paper_ids,
-                       register_experiment,
-)
+from .registry import (Experiment, all_experiments, figure_modules, get_experiment, import_paper_modules,
+                       load_all_experiments, paper_ids, register_experiment)
 from .settings import SCALES, ScaledSettings, check_scale
 
 __all__ = ["Experiment", "register_experiment", "get_experiment", "all_experiments", "load_all_experiments",

@@ -15,18 +15,8 @@ module             contents
 from .base import FiniteSumPotential
 from .gaussian import EWSG_GAUSSIAN_SEED, GaussianMeansTarget, GaussianTarget, gaussian_means_target
 from .logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
-from .mixtures import (
-                       MIXTURE_SEED,
-                       AssumptionConstants,
-                       GridDensity,
-                       HSGMixtureTarget,
-                       LSMixtureTarget,
-                       assumption_constants,
-                       grid_density,
-                       hsg_mixture_target,
-                       mixture_centers,
-                       sample_from_grid,
-)
+from .mixtures import (MIXTURE_SEED, AssumptionConstants, GridDensity, HSGMixtureTarget, LSMixtureTarget,
+                       assumption_constants, grid_density, hsg_mixture_target, mixture_centers, sample_from_grid)
 
 __all__ = ["FiniteSumPotential", "GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED",
            "GaussianTarget", "LogisticRegressionTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",

@@ -8,13 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verify.estimators import (
-    HybridGradient,
-    RecursiveGradient,
-    SVRGControlVariate,
-    UniformMinibatch,
-    periodic_reset_period,
-)
+from verify.estimators import (HybridGradient, RecursiveGradient, SVRGControlVariate, UniformMinibatch,
+                               periodic_reset_period)
 from verify.runner import run_chains
 from verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
 from verify.targets import gaussian_means_target, hsg_mixture_target

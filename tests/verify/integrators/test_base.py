@@ -15,18 +15,8 @@ import pytest
 from verify import samplers
 from verify.errors import DivergenceError
 from verify.estimators import UniformMinibatch
-from verify.integrators import (
-    HMC,
-    MALA,
-    ExponentialIntegrator,
-    IdentityPreconditioner,
-    Integrator,
-    LaplacianPreconditioner,
-    OverdampedEM,
-    RMSpropPreconditioner,
-    Sampler,
-    UnderdampedEM,
-)
+from verify.integrators import (HMC, MALA, ExponentialIntegrator, IdentityPreconditioner, Integrator,
+                                LaplacianPreconditioner, OverdampedEM, RMSpropPreconditioner, Sampler, UnderdampedEM)
 from verify.targets import gaussian_means_target
 
 TARGET = gaussian_means_target(50, 16, 1)
