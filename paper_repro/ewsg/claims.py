@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from verify.ledger.claims import Claim, Verdict, ordering_verdict, register, slope_verdict
+from verify.measure.rates import se_from_interval
 from verify.store.io import read_csv, read_json
 
 from .experiments import RATE_TOLERANCE
@@ -221,7 +222,7 @@ register(*CLAIMS)
 # ---- numbers guarded by the smoke-scale regression (verify.ledger.baseline) ---------------------------
 
 def _slope_se(fit):
-    return (fit["ci_high"] - fit["ci_low"]) / (2 * 1.96)
+    return se_from_interval(fit["ci_low"], fit["ci_high"], fit["level"])
 
 
 def _final_kls(panel):
@@ -242,7 +243,7 @@ def _slope_metric(path):
 
 def _joint_metric(root):
     j = _rates(root)["joint_fit"]
-    return {k: (j["coef"][k], (j["ci"][k][1] - j["ci"][k][0]) / (2 * 1.96)) for k in ("C1", "C3")}
+    return {k: (j["coef"][k], se_from_interval(*j["ci"][k], j["level"])) for k in ("C1", "C3")}
 
 
 def _trace_metric(root):

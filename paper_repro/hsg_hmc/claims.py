@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 from verify.ledger.claims import Claim, Verdict, interval_verdict, ordering_verdict, register
+from verify.measure.rates import se_from_interval
 from verify.store.io import read_csv, read_json
 
 from .lemmas import SLOPE_TOLERANCE
@@ -350,7 +351,7 @@ def _metric_slope(root):
     d = _lemma(root)
     h = _smallest_step(root)
     f = d["fits"][f"harmonic|{h:g}"]["early_slope"]
-    return {"slope": (f["slope"], (f["ci_high"] - f["ci_low"]) / (2 * 1.96))}
+    return {"slope": (f["slope"], se_from_interval(f["ci_low"], f["ci_high"], f["level"]))}
 
 
 def _metric_w2(root):

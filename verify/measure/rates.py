@@ -13,10 +13,11 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 from scipy.optimize import nnls
+from scipy.stats import norm
 
 from ..errors import check_finite_array, check_positive_int
 
-__all__ = ["SlopeFit", "fit_slope", "BoundFit", "fit_bound", "slope_status"]
+__all__ = ["SlopeFit", "fit_slope", "BoundFit", "fit_bound", "slope_status", "se_from_interval"]
 
 
 class SlopeFit(NamedTuple):
@@ -148,19 +149,20 @@ def slope_status(fit: SlopeFit, expected: float, tolerance: float) -> str:
 
 class BoundFit(NamedTuple):
     """coef : (C1, C2, C3) of ``C1/T + C2·h/T + C3·h²`` (C2 already multiplies the trace factor if
-    the caller scaled h by it); ci : (3, 2) bootstrap intervals; rel_rmse : root-mean-square relative
-    residual of the fit; boot : (n_boot, 3)."""
+    the caller scaled h by it); ci : (3, 2) bootstrap intervals at ``level``; rel_rmse :
+    root-mean-square relative residual of the fit; boot : (n_boot, 3)."""
 
     coef: np.ndarray
     ci: np.ndarray
     rel_rmse: float
     boot: np.ndarray
+    level: float = 0.95
 
     def as_dict(self) -> dict:
         names = ("C1", "C2", "C3")
         return {"coef": dict(zip(names, map(float, self.coef))),
                 "ci": {k: [float(self.ci[i, 0]), float(self.ci[i, 1])] for i, k in enumerate(names)},
-                "rel_rmse": float(self.rel_rmse), "n_boot": int(self.boot.shape[0])}
+                "level": float(self.level), "rel_rmse": float(self.rel_rmse), "n_boot": int(self.boot.shape[0])}
 
 
 def _nnls_rel(Xd, y):
@@ -209,4 +211,24 @@ def fit_bound(h, T, samples: Sequence[np.ndarray], *, n_boot: int = 500, level: 
     boot = np.array([_nnls_rel(Xd, np.clip(b, np.finfo(float).tiny, None)) for b in bm])
     a = (1 - level) / 2
     ci = np.stack([np.quantile(boot, a, axis=0), np.quantile(boot, 1 - a, axis=0)], axis=1)
-    return BoundFit(coef, ci, float(np.sqrt(np.mean(rel**2))), boot)
+    return BoundFit(coef, ci, float(np.sqrt(np.mean(rel**2))), boot, float(level))
+
+
+def se_from_interval(low: float, high: float, level: float) -> float:
+    """The standard error a normal interval ``[low, high]`` at confidence ``level`` implies.
+
+    ``(high − low) / (2 z)`` with ``z`` the two-sided normal quantile of ``level`` (1.96 at 0.95).
+
+    Raises
+    ------
+    ValueError
+        ``level`` outside (0, 1).
+
+    Examples
+    --------
+    >>> round(se_from_interval(-1.96, 1.96, 0.95), 6)
+    1.0
+    """
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    return float((high - low) / (2.0 * norm.ppf(0.5 + level / 2.0)))
