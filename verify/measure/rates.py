@@ -226,7 +226,7 @@ def se_from_interval(low: float, high: float, level: float) -> float:
 
     Examples
     --------
-    >>> round(se_from_interval(-1.96, 1.96, 0.95), 6)
+    >>> round(se_from_interval(-1.96, 1.96, 0.95), 3)
     1.0
     """
     if not 0.0 < level < 1.0:
