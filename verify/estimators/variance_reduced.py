@@ -134,12 +134,26 @@ def rho_value(schedule: str, k: int, period: int | None = None, constant: float 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        An unknown ``schedule``, ``k < 1``, a missing ``period`` for ``"periodic"`` or a missing
+        ``constant`` for ``"constant"``.
     """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be an integer >= 1, got {k!r}")
     if schedule == "harmonic":
         return 1.0 / k
     if schedule == "periodic":
+        if period is None:
+            raise ValueError("period is required for the periodic schedule")
         return 1.0 / (((k - 1) % period) + 1)
-    return float(constant)
+    if schedule == "constant":
+        if constant is None:
+            raise ValueError("constant is required for the constant schedule")
+        return float(constant)
+    raise ValueError(f"schedule must be one of {RHO_SCHEDULES}, got {schedule!r}")
 
 
 class HybridState(NamedTuple):

@@ -154,3 +154,15 @@ def test_svrg_wraps_its_base_minibatch():
     want = t.full_gradient(x) + (t.n / 4) * (t.data_gradients(x2, idx) - t.data_gradients(x, idx)).sum(1)
     np.testing.assert_allclose(e2.gradient, want, rtol=1e-12, atol=1e-12)
     assert (e1.evaluations, e2.evaluations) == (t.n + 8, 8)
+
+
+def test_rho_value_refuses_an_unknown_schedule_instead_of_treating_it_as_constant():
+    from verify.estimators import rho_value
+
+    assert rho_value("constant", 3, constant=0.25) == 0.25 and rho_value("harmonic", 4) == 0.25
+    with pytest.raises(ValueError, match="schedule"):
+        rho_value("cosine", 2, constant=0.5)
+    with pytest.raises(ValueError, match="period"):
+        rho_value("periodic", 2)
+    with pytest.raises(ValueError, match="k must"):
+        rho_value("harmonic", 0)
