@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from ..store.cache import git_commit, package_versions
-from ..store.io import _atomic, write_json
+from ..store.io import write_json, write_text
 from .claims import STATUSES, Claim, Verdict
 
 __all__ = ["evaluate", "write_report", "MissingResultsError"]
@@ -83,7 +83,7 @@ def write_report(records: list[dict], results_root="results", out_dir="figures/o
                f"- source: {r['source']}", f"- expected: {r['expected']}", f"- tolerance: {r['tolerance']}",
                f"- measured: {r['detail']}", f"- experiments: {', '.join(r['experiments'])} (scale {', '.join(r['scale'])}, "
                f"seed {', '.join(str(s) for s in r['seed'].values())})", ""]
-    _atomic(out / "REPORT.md", lambda fh: fh.write("\n".join(md) + "\n"))
+    write_text(out / "REPORT.md", "\n".join(md) + "\n")
 
     rows = []
     for r in records:
@@ -99,5 +99,5 @@ def write_report(records: list[dict], results_root="results", out_dir="figures/o
            f"the measurement does not support the paper's statement at the stated tolerance.</p>"
            "<table><tr><th>claim</th><th>source</th><th>statement</th><th>expected</th><th>measured</th><th>status</th>"
            f"<th>tolerance and why</th></tr>{''.join(rows)}</table></body></html>")
-    _atomic(out / "REPORT.html", lambda fh: fh.write(doc))
+    write_text(out / "REPORT.html", doc)
     return meta

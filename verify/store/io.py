@@ -1,4 +1,9 @@
-"""Atomic writes of tidy results (CSV, JSON): write to a temporary file, then ``os.replace``."""
+"""Atomic writes of tidy results (CSV, JSON, reports): write to a temporary file, then ``os.replace``.
+
+The temporary file is created private (mode 0600, by :func:`tempfile.mkstemp`) and given the mode an
+ordinary ``open`` would give it (0666 less the process umask) just before it replaces the target, so a
+result or report is readable by whoever could read a file written any other way.
+"""
 from __future__ import annotations
 
 import csv
@@ -10,7 +15,17 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-__all__ = ["write_csv", "write_json", "read_csv", "read_json"]
+__all__ = ["write_csv", "write_json", "write_text", "read_csv", "read_json"]
+
+
+def _default_mode() -> int:
+    """0666 less the umask (read once, at import, where no other thread can race the umask call)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_MODE = _default_mode()
 
 
 def _atomic(path: Path, writer) -> None:
@@ -22,6 +37,7 @@ def _atomic(path: Path, writer) -> None:
             writer(fh)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, _MODE)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -35,6 +51,11 @@ def _plain(o):
     if isinstance(o, np.ndarray):
         return o.tolist()
     raise TypeError(f"not JSON serializable: {type(o)}")
+
+
+def write_text(path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (reports, HTML)."""
+    _atomic(path, lambda fh: fh.write(text))
 
 
 def write_json(path, obj) -> None:

@@ -151,3 +151,18 @@ def test_register_refuses_settings_that_are_not_a_dataclass(monkeypatch):
 def test_unknown_scale_is_refused():
     with pytest.raises(ValueError, match="scale must be one of"):
         ScaledSettings.at("huge")
+
+
+def test_written_results_and_reports_are_readable_like_any_new_file(tmp_path):
+    """Atomic writes go through a private temporary file; the result gets 0666 less the umask (not 0600)."""
+    import os
+
+    from verify.store.io import write_json, write_text
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    write_csv(tmp_path / "a.csv", [{"a": 1}])
+    write_json(tmp_path / "b.json", {"b": 2})
+    write_text(tmp_path / "REPORT.html", "<html></html>")
+    for name in ("a.csv", "b.json", "REPORT.html"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o666 & ~mask, name
