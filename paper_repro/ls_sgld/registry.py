@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from verify.store.registry import Experiment, register_experiment
 
-from . import blr, exact_studies, gaussian2d, mixture
+from . import blr, diagnostics, exact_studies, gaussian2d, mixture
 from . import settings as S
 
 _SPEC = {
@@ -29,6 +29,8 @@ _SPEC = {
              ("fig3.csv", "fig3.json"), mixture, S.Fig3Settings, mixture.run_fig3),
     "fig4": ("Fig. 4: BLR NLL / accuracy vs iterations, SGLD/pSGLD/LS-SGLD/LS-pSGLD", ("fig4.csv",), blr,
              S.Fig4Settings, blr.run_fig4),
+    "single_mode": ("Table 2 yardstick: W2 from the 4.1.2 mixture to each of its modes alone, with the floor",
+                    ("single_mode_w2.json",), diagnostics, S.SingleModeSettings, diagnostics.run_single_mode),
 }
 
 EXPERIMENTS = [Experiment(f"ls_sgld.{k}", "ls_sgld", desc, module.__name__, outs, settings, fn)
