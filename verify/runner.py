@@ -37,7 +37,9 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
         In data passes (``unit="passes"``: per-datum gradient evaluations / n) or steps
         (``unit="steps"``). A checkpoint is recorded after the first step at which the budget
         reaches it (before any step for a checkpoint at 0); the budget actually spent is returned.
-        The run stops at the last checkpoint. Give ``steps`` or ``checkpoints``, not both.
+        A step that reaches several checkpoints at once (SVRG's full-pass snapshot can span more
+        than one checkpoint interval) is recorded once, so there may be fewer records than
+        checkpoints. The run stops at the last checkpoint. Give ``steps`` or ``checkpoints``, not both.
     unit : {"passes", "steps"}, default "steps"
     observe : mapping name -> f(state) -> (chains, ...) array, optional
         Recorded at each checkpoint.
@@ -54,8 +56,9 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     Returns
     -------
     dict
-        ``"passes"`` (n_ckpt,) data passes spent, ``"steps"`` (n_ckpt,) steps taken,
-        each observable as ``(chains, n_ckpt, ...)``, each time average as ``(chains, n_ckpt, ...)``,
+        ``"passes"`` (n_rec,) data passes spent, ``"steps"`` (n_rec,) steps taken (n_rec records,
+        at most one per step),
+        each observable as ``(chains, n_rec, ...)``, each time average as ``(chains, n_rec, ...)``,
         ``"kept"`` ``(chains, keep_last, d)`` when ``keep_last``, ``"info_trace"`` (dict of
         ``(steps,)`` arrays) when ``trace_info``, ``"evaluations"`` (per-chain total),
         ``"state"`` the final state, ``"info"`` a dict of the diagnostics' means over steps
@@ -120,8 +123,11 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
 
     j = 0
     while j < ck.size:
+        recorded = False
         while j < ck.size and budget() >= ck[j] - 1e-12:
-            record()
+            if not recorded:  # one record per step, however many checkpoints it reached
+                record()
+                recorded = True
             j += 1
         if j == ck.size:
             break

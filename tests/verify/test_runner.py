@@ -85,3 +85,16 @@ def test_keep_last_and_info_trace_equal_a_hand_written_loop():
     assert out["evaluations"] == ev == 12 * 3
     np.testing.assert_array_equal(out["state"].position, st.position)
     assert out["info"]["acceptance_rate"] == pytest.approx(np.mean(acc))
+
+
+def test_a_step_that_reaches_several_checkpoints_is_recorded_once():
+    """SVRG-LD's snapshot step costs n + 2b evaluations (1.04 passes at n = 50): from 27.0 passes it reaches
+    the checkpoints at 27.5 and 28.0 at once. It used to be recorded twice (two identical rows in
+    fig1a.csv); now once, and every record is a distinct step."""
+    t = gaussian_means_target()
+    s = S.svrg_ld(t, 5e-4)
+    ck = np.arange(0.0, 30.0 + 1e-9, 0.5)
+    out = run_chains(s, s.init(np.zeros((3, 2))), np.random.default_rng(0), checkpoints=ck, unit="passes",
+                     observe={"x": lambda st: st.position})
+    assert np.all(np.diff(out["steps"]) > 0) and out["x"].shape[1] == out["steps"].size < ck.size
+    assert 28.04 in np.round(out["passes"], 2) and out["passes"][-1] >= 30.0
