@@ -29,22 +29,27 @@ from verify.store.settings import ScaledSettings
 
 __all__ = ["KLPanelSettings", "Fig1aSettings", "Fig1bSettings", "Fig1cSettings", "Theorem43Settings"]
 
-_KL_SMOKE = {"realizations": 1_000, "block_size": 500, "passes": 10.0, "checkpoint_every": 1.0}
-
-
 @dataclass(frozen=True)
-class KLPanelSettings(ScaledSettings):
-    """What Figs. 1a–1c share: the §5.1 target, the ensemble, the budget in data passes."""
+class _Section51(ScaledSettings):
+    """The §5.1 target and the ensemble of realizations every Figure 1 panel uses."""
 
     n_data: int = 50
     dim: int = 2
-    realizations: int = 10_000
-    block_size: int = 1_000
-    passes: float = 30.0
-    checkpoint_every: float = 0.5  # data passes
     friction: float = 10.0
     seed: int = 20210501
-    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": _KL_SMOKE}
+    realizations: int = 10_000
+    block_size: int = 1_000
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"realizations": 1_000, "block_size": 500}}
+
+
+@dataclass(frozen=True)
+class KLPanelSettings(_Section51):
+    """What Figs. 1a–1c share: the budget in data passes and the checkpoints."""
+
+    passes: float = 30.0
+    checkpoint_every: float = 0.5  # data passes
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {**_Section51.SCALE_OVERRIDES["smoke"], "passes": 10.0,
+                                                 "checkpoint_every": 1.0}}
 
 
 @dataclass(frozen=True)
@@ -72,15 +77,9 @@ class Fig1cSettings(KLPanelSettings):
 
 
 @dataclass(frozen=True)
-class Theorem43Settings(ScaledSettings):
+class Theorem43Settings(_Section51):
     """Figs. 1d–1f: MSE of the time average vs T, vs h at fixed T, long-run vs h (EWSG M = 1)."""
 
-    n_data: int = 50
-    dim: int = 2
-    friction: float = 10.0
-    seed: int = 20210501
-    realizations: int = 10_000
-    block_size: int = 1_000
     d_step: float = 1e-3
     d_times: tuple = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
     d_fit_min_time: float = 2.0   # fit window T >= this (T much larger than the relaxation time ~0.2)
@@ -92,6 +91,6 @@ class Theorem43Settings(ScaledSettings):
     trace_checkpoints: int = 10
     n_boot: int = 1000
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {
-        "realizations": 1_000, "block_size": 500, "d_times": (1.0, 2.0, 4.0, 8.0), "d_fit_min_time": 1.0,
+        **_Section51.SCALE_OVERRIDES["smoke"], "d_times": (1.0, 2.0, 4.0, 8.0), "d_fit_min_time": 1.0,
         "e_time": 2.0, "e_steps": (1e-3, 2e-3, 4e-3, 8e-3), "f_time": 32.0, "f_steps": (1e-2, 2e-2, 4e-2),
         "trace_chains": 50, "trace_checkpoints": 4, "n_boot": 300}}

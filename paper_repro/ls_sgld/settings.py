@@ -87,32 +87,36 @@ class Table1Settings(ScaledSettings):
 
 
 @dataclass(frozen=True)
-class Theorem33Settings(ScaledSettings):
-    """Theorem 3.3 structure on exact laws: ``V = Σ_i ½‖θ − c_i‖²``, n = 50, d = 16, b = 1, x₀ = 0."""
+class _QuadraticStudy(ScaledSettings):
+    """The exact-law studies' target ``V(θ) = Σ_i ½‖θ − c_i‖²`` (c_i ~ N(0, I) from ``seed``) and the σ grid."""
 
     seed: int = SEED
     n: int = 50
     dim: int = 16
     sigmas: tuple = (0.5, 1.0, 2.0)
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigmas": (1.0,)}}
+
+
+@dataclass(frozen=True)
+class Theorem33Settings(_QuadraticStudy):
+    """Theorem 3.3 structure on exact laws: n = 50, d = 16, b = 1, x₀ = 0."""
+
     steps: tuple = (1e-3, 2e-3, 5e-3, 1e-2)
     grid_points: int = 80
     small_steps: tuple = (1e-5, 1e-4, 1e-3)
     dims_gamma: tuple = (4, 16, 64)
-    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigmas": (1.0,), "steps": (2e-3, 5e-3), "grid_points": 30,
-                                                 "dims_gamma": (16,)}}
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {**_QuadraticStudy.SCALE_OVERRIDES["smoke"], "steps": (2e-3, 5e-3),
+                                                 "grid_points": 30, "dims_gamma": (16,)}}
 
 
 @dataclass(frozen=True)
-class Prop21Settings(ScaledSettings):
+class Prop21Settings(_QuadraticStudy):
     """Proposition 2.1: the Fokker–Planck residual (sympy) and the small-step invariant law of LS-GLD."""
 
-    seed: int = SEED
-    n: int = 50
-    dim: int = 16
-    sigmas: tuple = (0.5, 1.0, 2.0)
     sympy_dim: int = 3
     steps: tuple = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)
-    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigmas": (1.0,), "steps": (1e-4, 3e-4, 1e-3)}}
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {**_QuadraticStudy.SCALE_OVERRIDES["smoke"],
+                                                 "steps": (1e-4, 3e-4, 1e-3)}}
 
 
 @dataclass(frozen=True)

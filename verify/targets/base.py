@@ -6,11 +6,14 @@ evaluations are one data pass.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["FiniteSumPotential"]
+from ..errors import check_finite_array
+
+__all__ = ["FiniteSumPotential", "CentersTarget"]
 
 
 @runtime_checkable
@@ -45,3 +48,39 @@ class FiniteSumPotential(Protocol):
 
     def potential(self, theta: np.ndarray) -> np.ndarray:
         """``V(θ)``: ``(chains, d)`` → ``(chains,)``."""
+
+
+@dataclass(frozen=True, eq=False)
+class CentersTarget:
+    """Base of the finite sums whose data are points ``c_i`` (the rows of ``centers``) and that have no prior.
+
+    Parameters
+    ----------
+    centers : (n, d) array_like of float64
+        The data; ``n = centers.shape[0]`` terms in dimension ``d = centers.shape[1]``.
+
+    Raises
+    ------
+    ValueError
+        ``centers`` not finite or not of shape ``(n, d)`` with ``n, d >= 1``.
+    """
+
+    centers: np.ndarray
+
+    def __post_init__(self):
+        c = check_finite_array("centers", self.centers, ndim=2)
+        if c.shape[0] < 1 or c.shape[1] < 1:
+            raise ValueError(f"centers must have shape (n, d) with n, d >= 1, got {c.shape}")
+        object.__setattr__(self, "centers", c)
+
+    @property
+    def n(self) -> int:
+        return self.centers.shape[0]
+
+    @property
+    def dim(self) -> int:
+        return self.centers.shape[1]
+
+    def prior_gradient(self, theta):
+        """No prior: ``∇V_0 = 0``."""
+        return np.zeros_like(theta)

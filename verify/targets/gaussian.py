@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import check_finite_array, check_positive_int
+from .base import CentersTarget
 
 __all__ = ["GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED", "GaussianTarget"]
 
@@ -26,7 +27,7 @@ EWSG_GAUSSIAN_SEED = 20210501
 
 
 @dataclass(frozen=True, eq=False)
-class GaussianMeansTarget:
+class GaussianMeansTarget(CentersTarget):
     """``V(θ) = Σ_i ½‖θ − c_i‖²``: a Gaussian posterior with mean ``c̄`` and covariance ``I/n``.
 
     Parameters
@@ -45,22 +46,6 @@ class GaussianMeansTarget:
     The exact posterior is in :func:`analytic.gaussian.quadratic_posterior`.
     """
 
-    centers: np.ndarray
-
-    def __post_init__(self):
-        c = check_finite_array("centers", self.centers, ndim=2)
-        if c.shape[0] < 1 or c.shape[1] < 1:
-            raise ValueError(f"centers must have shape (n, d) with n, d >= 1, got {c.shape}")
-        object.__setattr__(self, "centers", c)
-
-    @property
-    def n(self) -> int:
-        return self.centers.shape[0]
-
-    @property
-    def dim(self) -> int:
-        return self.centers.shape[1]
-
     @property
     def hessian(self) -> np.ndarray:
         """``∇²V = n I``, shape ``(d, d)``."""
@@ -78,9 +63,6 @@ class GaussianMeansTarget:
 
     def data_gradients(self, theta, idx):
         return theta[:, None, :] - self.centers[idx]
-
-    def prior_gradient(self, theta):
-        return np.zeros_like(theta)
 
     def full_gradient(self, theta):
         return self.n * (theta - self.posterior_mean)

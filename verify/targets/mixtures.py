@@ -34,7 +34,8 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, logsumexp
 
-from ..errors import check_finite_array, check_positive_int
+from ..errors import check_positive_int
+from .base import CentersTarget
 
 __all__ = ["HSGMixtureTarget", "hsg_mixture_target", "MIXTURE_SEED", "GridDensity", "grid_density",
            "sample_from_grid", "AssumptionConstants", "assumption_constants", "LSMixtureTarget", "mixture_centers"]
@@ -46,7 +47,7 @@ _LOG2 = float(np.log(2.0))
 
 
 @dataclass(frozen=True, eq=False)
-class HSGMixtureTarget:
+class HSGMixtureTarget(CentersTarget):
     """HSG-HMC's mixture: ``V(x) = (1/N) Σ_i f_i(x)``, ``exp(−f_i) = 2e^{−‖x−a_i‖²/2} + e^{−‖x+a_i‖²/2}``.
 
     Parameters
@@ -61,22 +62,6 @@ class HSGMixtureTarget:
     Per-datum cost O(b d) per chain.
     """
 
-    centers: np.ndarray
-
-    def __post_init__(self):
-        c = check_finite_array("centers", self.centers, ndim=2)
-        if c.shape[0] < 1 or c.shape[1] < 1:
-            raise ValueError(f"centers must have shape (N, d) with N, d >= 1, got {c.shape}")
-        object.__setattr__(self, "centers", c)
-
-    @property
-    def n(self) -> int:
-        return self.centers.shape[0]
-
-    @property
-    def dim(self) -> int:
-        return self.centers.shape[1]
-
     def component_gradients(self, theta, idx):
         """``∇f_{idx}(θ)``: theta (chains, d), idx (chains, b) → (chains, b, d)."""
         a = self.centers[idx]
@@ -86,9 +71,6 @@ class HSGMixtureTarget:
 
     def data_gradients(self, theta, idx):
         return self.component_gradients(theta, idx) / self.n
-
-    def prior_gradient(self, theta):
-        return np.zeros_like(theta)
 
     def full_gradient(self, theta):
         s = theta @ self.centers.T  # (chains, N)
@@ -264,7 +246,7 @@ def mixture_centers(n: int, seed: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class LSMixtureTarget:
+class LSMixtureTarget(CentersTarget):
     """LS-SGLD §4.1.2: ``π ∝ exp(−n⁻¹Σ_i f_i)``, ``e^{−f_i(x)} = ⅔e^{−‖x−a_i‖²/2} + ⅓e^{−‖x+a_i‖²/2}``.
 
     ``V(x) = n⁻¹ Σ_i f_i(x)``, i.e. per-datum terms ``V_i = f_i/n`` with
@@ -286,19 +268,6 @@ class LSMixtureTarget:
     Seed ``004_8438bd4b543e0fc4.txt``, §4.1.2.
     """
 
-    centers: np.ndarray
-
-    def __post_init__(self):
-        object.__setattr__(self, "centers", check_finite_array("centers", self.centers, ndim=2))
-
-    @property
-    def n(self) -> int:
-        return self.centers.shape[0]
-
-    @property
-    def dim(self) -> int:
-        return self.centers.shape[1]
-
     def _grad_f(self, x, a):
         s = np.einsum("...d,...d->...", x, a)
         return x - a + 2.0 * a * expit(-(2.0 * s + np.log(2.0)))[..., None]  # 2a/(1 + 2e^{2s})
@@ -306,9 +275,6 @@ class LSMixtureTarget:
     def data_gradients(self, theta, idx):
         a = self.centers[idx]  # (chains, b, d)
         return self._grad_f(theta[:, None, :], a) / self.n
-
-    def prior_gradient(self, theta):
-        return np.zeros_like(theta)
 
     def full_gradient(self, theta):
         # n⁻¹Σ_i ∇f_i = θ − ā + n⁻¹ Σ_i a_i · 2/(1 + 2e^{2⟨θ, a_i⟩}), as two matrix products
