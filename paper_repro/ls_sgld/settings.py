@@ -70,13 +70,22 @@ def blr_dataset(configured: str) -> str:
     return "a3a" if "a3a" in user_data_names() else configured
 
 
-class _BLRData:
-    """The data set a BLR experiment reads, and its identity for the cache key."""
+@dataclass(frozen=True)
+class _BLRStudy(ScaledSettings):
+    """What Table 3 and Fig. 4 share: the data set (a3a when its files are given), the prior, the split."""
+
+    seed: int = SEED
+    dataset: str = "pima"
+    prior_lam: float = 1.0
+    prior_theta: float = 1e-2
+    test_fraction: float = 0.2
 
     def data_name(self) -> str:
+        """The data set actually read (see :func:`blr_dataset`)."""
         return blr_dataset(self.dataset)
 
     def inputs(self) -> dict:
+        """The identity of the data file(s) read, for the cache key."""
         ds = self.data_name()
         return {"data": [data_identity(x) for x in ((ds, ds + ".t") if ds == "a3a" else (ds,))]}
 
@@ -120,20 +129,15 @@ class Prop21Settings(_QuadraticStudy):
 
 
 @dataclass(frozen=True)
-class Table3Settings(_BLRData, ScaledSettings):
+class Table3Settings(_BLRStudy):
     """Table 3: maximum variance of the smoothed stochastic gradient along a full-batch path (BLR)."""
 
-    seed: int = SEED
-    dataset: str = "pima"
     path_steps: int = 1000
     every: int = 10
     step_size: float = 1e-3
     batches: tuple = (10, 15, 50)
     sigmas: tuple = (0.0, 0.5, 1.0, 2.0)
     reps: int = 100
-    prior_lam: float = 1.0
-    prior_theta: float = 1e-2
-    test_fraction: float = 0.2
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"path_steps": 100, "every": 20, "reps": 30}}
 
 
@@ -154,11 +158,9 @@ class Fig1Settings(ScaledSettings):
 
 
 @dataclass(frozen=True)
-class Fig4Settings(_BLRData, ScaledSettings):
+class Fig4Settings(_BLRStudy):
     """Fig. 4: BLR NLL / accuracy vs iterations for SGLD, pSGLD, LS-SGLD, LS-pSGLD."""
 
-    seed: int = SEED
-    dataset: str = "pima"
     iters: int = 10_000
     burn_in: int = 1000
     every: int = 250
@@ -166,9 +168,6 @@ class Fig4Settings(_BLRData, ScaledSettings):
     sigma: float = 0.5
     step_sizes: tuple = (("SGLD", 1e-3), ("pSGLD", 2e-3))
     chains: int = 8
-    prior_lam: float = 1.0
-    prior_theta: float = 1e-2
-    test_fraction: float = 0.2
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"iters": 1500, "burn_in": 500, "every": 250, "chains": 3}}
 
 
