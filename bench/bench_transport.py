@@ -1,6 +1,6 @@
 """Benchmarks of the transport layer (``make bench``): exact W2 (``ot.emd2``) and ε-scaled log-domain Sinkhorn.
 
-Point clouds are exact draws from the HSG-HMC Table 2 mixture (``verify.mixture_targets``), the
+Point clouds are exact draws from the HSG-HMC Table 2 mixture (``verify.targets.mixtures``), the
 problem the paper-scale Table 2 runs solve. Prints a table; numbers go to docs/benchmarks.md by hand.
 Not a test: nothing here asserts a time.
 """
@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from paper_repro.hsg_hmc.settings import get_settings
-from verify.mixture_targets import gaussian_mixture_target, grid_density, sample_from_grid
-from verify.transport import w2_exact, w2_sinkhorn
+from paper_repro.hsg_hmc.settings import Table2Settings
+from verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
+from verify.measure.transport import w2_exact, w2_sinkhorn
 
 
 def main(argv=None):
@@ -21,8 +21,8 @@ def main(argv=None):
     p.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 5000, 10000])
     p.add_argument("--sinkhorn-sizes", type=int, nargs="+", default=[250, 1000])
     a = p.parse_args(argv)
-    s = get_settings("default")
-    tgt = gaussian_mixture_target(s.n_data, s.dim, s.mixture_seed)
+    s = Table2Settings.at("default")
+    tgt = hsg_mixture_target(s.n_data, s.dim, s.mixture_seed)
     grid = grid_density(tgt, s.grid_lower, s.grid_upper, s.grid_cells)
     rng = np.random.default_rng(0)
     print(f"{'problem':<44}{'n':>7}{'seconds':>10}  result")
