@@ -6,7 +6,10 @@ tolerance and *why*, and evaluates stored results into a :class:`Verdict`:
 
 ``held``          the measurement supports the claim within the stated tolerance;
 ``failed``        the measurement contradicts it beyond the tolerance (a finding, not a bug);
-``inconclusive``  the measurement cannot decide (e.g. an interval straddling a boundary).
+``inconclusive``  the measurement cannot decide (e.g. an interval straddling a boundary);
+``not run``       the claim's experiment is out of this toolkit's reach (e.g. a deep network on two
+                  cores); the entry says why (:func:`not_run_claim`), so the report still lists every
+                  claim of the paper.
 
 Papers register their claims in ``paper_repro/<paper>/claims.py`` with :func:`register`;
 :func:`load_all` imports every such module.
@@ -18,10 +21,10 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-__all__ = ["Claim", "Verdict", "STATUSES", "register", "load_all", "get", "all_claims",
+__all__ = ["Claim", "Verdict", "STATUSES", "register", "load_all", "get", "all_claims", "not_run_claim",
            "slope_verdict", "interval_verdict", "ordering_verdict", "format_ci"]
 
-STATUSES = ("held", "failed", "inconclusive")
+STATUSES = ("held", "failed", "inconclusive", "not run")
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,8 @@ class Claim:
     statement : str
         The claim in one sentence, as the paper makes it.
     experiments : tuple of str
-        Ids of the experiments whose stored results the claim reads.
+        Ids of the experiments whose stored results the claim reads (empty only for a claim that is
+        not run).
     expected : str
         The expected relation (slope in an interval, an inequality, an ordering, a printed number).
     tolerance : str
@@ -61,6 +65,13 @@ class Claim:
         Reads stored results only.
     figure : str or None
         Path (under ``figures/out/``) of the figure that shows the evidence.
+    not_run : str or None
+        Why the claim is not measured (then its status is always ``not run``).
+
+    Raises
+    ------
+    ValueError
+        A claim that is measured but names no experiment.
     """
 
     id: str
@@ -72,6 +83,26 @@ class Claim:
     tolerance: str
     evaluate: Callable[[Any], Verdict] = field(repr=False, compare=False)
     figure: str | None = None
+    not_run: str | None = None
+
+    def __post_init__(self):
+        if self.not_run is None and not self.experiments:
+            raise ValueError(f"claim {self.id!r} names no experiment; give one, or say why it is not run")
+
+
+def not_run_claim(id: str, paper: str, source: str, statement: str, expected: str, reason: str,
+                  figure: str | None = None) -> Claim:
+    """A ledger entry for a claim this toolkit does not measure, with the reason.
+
+    Examples
+    --------
+    >>> c = not_run_claim("vrsg.fig3.resnet", "vrsg", "Fig. 3", "vrSG-MCMC trains ResNet-20 faster.",
+    ...                   "test error vs passes", "a ResNet-20 in float64 NumPy on 2 cores is out of reach")
+    >>> c.evaluate(None).status
+    'not run'
+    """
+    return Claim(id, paper, source, statement, (), expected, "none: not measured",
+                 lambda root: Verdict("not run", {"reason": reason}, reason), figure, reason)
 
 
 _REGISTRY: dict[str, Claim] = {}

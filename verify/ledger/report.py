@@ -57,7 +57,8 @@ def evaluate(claims: list[Claim], results_root="results") -> list[dict]:
 
 _CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;width:100%}
 td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;font-size:13px}th{background:#eee}
-.held{background:#d8f3d8}.failed{background:#f8d4d4}.inconclusive{background:#fff1c2}code{font-size:12px}"""
+.held{background:#d8f3d8}.failed{background:#f8d4d4}.inconclusive{background:#fff1c2}.not-run{background:#e8e8e8}
+code{font-size:12px}"""
 
 
 def write_report(records: list[dict], results_root="results", out_dir="figures/out") -> dict:
@@ -69,7 +70,7 @@ def write_report(records: list[dict], results_root="results", out_dir="figures/o
     out = Path(out_dir)
     md = ["# Claims report", "",
           f"{len(records)} claims: **{counts['held']} held**, **{counts['failed']} failed**, "
-          f"**{counts['inconclusive']} inconclusive**. Commit `{meta['git']['commit']}`"
+          f"**{counts['inconclusive']} inconclusive**, **{counts['not run']} not run**. Commit `{meta['git']['commit']}`"
           f"{' (dirty)' if meta['git']['dirty'] else ''}; scale(s) {sorted({s for r in records for s in r['scale']})}.",
           "", "A failed claim is a finding: our measurement does not support the paper's statement at the stated "
           "tolerance. Details and evidence below the table.", "",
@@ -88,13 +89,14 @@ def write_report(records: list[dict], results_root="results", out_dir="figures/o
     rows = []
     for r in records:
         link = f'<a href="{html.escape(r["figure"])}">{html.escape(r["id"])}</a>' if r["figure"] else html.escape(r["id"])
-        rows.append(f'<tr class="{r["status"]}"><td>{link}</td><td>{html.escape(r["source"])}</td>'
+        rows.append(f'<tr class="{r["status"].replace(" ", "-")}"><td>{link}</td><td>{html.escape(r["source"])}</td>'
                     f'<td>{html.escape(r["statement"])}</td><td>{html.escape(r["expected"])}</td>'
                     f'<td>{html.escape(r["detail"])}</td><td><b>{r["status"]}</b></td>'
                     f'<td>{html.escape(r["tolerance"])}</td></tr>')
     doc = (f"<!doctype html><html><head><meta charset='utf-8'><title>Claims report</title><style>{_CSS}</style></head>"
            f"<body><h1>Claims report</h1><p>{len(records)} claims: <b>{counts['held']} held</b>, "
-           f"<b>{counts['failed']} failed</b>, <b>{counts['inconclusive']} inconclusive</b>. Commit "
+           f"<b>{counts['failed']} failed</b>, <b>{counts['inconclusive']} inconclusive</b>, "
+           f"<b>{counts['not run']} not run</b>. Commit "
            f"<code>{meta['git']['commit']}</code>{' (dirty)' if meta['git']['dirty'] else ''}. A failed claim is a finding: "
            f"the measurement does not support the paper's statement at the stated tolerance.</p>"
            "<table><tr><th>claim</th><th>source</th><th>statement</th><th>expected</th><th>measured</th><th>status</th>"

@@ -4,7 +4,8 @@ import json
 import pytest
 
 from verify.ledger import baseline
-from verify.ledger.claims import Verdict, all_claims, get, interval_verdict, ordering_verdict, slope_verdict
+from verify.ledger.claims import (Claim, Verdict, all_claims, get, interval_verdict, not_run_claim, ordering_verdict,
+                                  slope_verdict)
 from verify.ledger.report import MissingResultsError, evaluate, write_report
 
 
@@ -13,7 +14,7 @@ def test_every_claim_is_complete_and_well_formed():
     assert len(claims) >= 10
     for c in claims:
         assert c.id.startswith(c.paper + ".") and c.source and c.statement and c.expected and c.tolerance
-        assert c.experiments and callable(c.evaluate)
+        assert (c.experiments or c.not_run) and callable(c.evaluate)
 
 
 def test_unknown_claim_id_names_the_known_ones():
@@ -92,3 +93,14 @@ def test_baseline_check_reports_a_moved_exact_number(smoke_results):
     metrics[name] = [v * (1 + 100 * baseline.ROUNDOFF), se]
     problems = baseline.compare(moved, now)
     assert len(problems) == 1 and problems[0].startswith("ls_sgld.thm3.3.gamma2_factor")
+
+
+def test_a_claim_that_is_not_run_is_reported_with_its_reason(tmp_path):
+    c = not_run_claim("testpaper.fig9.cnn", "testpaper", "Fig. 9", "A CNN trains faster.", "test error vs passes",
+                      "a CNN in float64 NumPy on 2 cores is out of reach")
+    recs = evaluate([c], tmp_path)
+    assert recs[0]["status"] == "not run" and "out of reach" in recs[0]["detail"]
+    meta = write_report(recs, tmp_path, tmp_path)
+    assert meta["counts"]["not run"] == 1 and "1 not run" in (tmp_path / "REPORT.md").read_text()
+    with pytest.raises(ValueError, match="names no experiment"):
+        Claim("testpaper.x", "testpaper", "s", "st", (), "e", "t", lambda root: None)
