@@ -8,18 +8,21 @@ module                 contents
 ``minibatch``          :class:`UniformMinibatch` (SGLD, SGHMC, LS-SGLD ...), :class:`FullGradient`
 ``noisy``              :class:`NoisyExactGradient` (exact gradient + N(0, s²I), LS-SGLD §4.1.1)
 ``ewsg``               :class:`EWSGIndexChain` (EWSG Algorithm 1, weights (4), acceptance (6))
-``variance_reduced``   :class:`SVRGControlVariate`, :class:`HybridGradient` (HSG-HMC (7)),
-                       :class:`RecursiveGradient` (SRVR-HMC)
+``variance_reduced``   :class:`SVRGControlVariate`, :class:`TwoMinibatchControlVariate` (vrSG-MCMC
+                       Algorithm 1), :class:`HybridGradient` (HSG-HMC (7)), :class:`RecursiveGradient`
+                       (SRVR-HMC)
 =====================  ==============================================================================
 """
-from .base import GradientEstimate, GradientEstimator, StepContext, check_batch, minibatch_gradient, uniform_indices
+from .base import (GradientEstimate, GradientEstimator, StepContext, check_batch, minibatch_gradient, subset_indices,
+                   uniform_indices)
 from .ewsg import X_CHOICES, EWSGIndexChain, ewsg_x
 from .minibatch import FullGradient, UniformMinibatch
 from .noisy import NoisyExactGradient
 from .variance_reduced import (RHO_SCHEDULES, HybridGradient, HybridState, RecursiveGradient, RecursiveState,
-                               SVRGControlVariate, periodic_reset_period, rho_value)
+                               SVRGControlVariate, TwoMinibatchControlVariate, VRSGState, periodic_reset_period,
+                               rho_value)
 
-__all__ = ["GradientEstimate", "GradientEstimator", "StepContext", "minibatch_gradient", "uniform_indices",
+__all__ = ["GradientEstimate", "GradientEstimator", "StepContext", "minibatch_gradient", "uniform_indices", "subset_indices",
            "check_batch", "UniformMinibatch", "FullGradient", "NoisyExactGradient", "EWSGIndexChain", "ewsg_x",
-           "X_CHOICES", "SVRGControlVariate", "HybridGradient", "HybridState", "RecursiveGradient", "RecursiveState",
+           "X_CHOICES", "SVRGControlVariate", "TwoMinibatchControlVariate", "VRSGState", "HybridGradient", "HybridState", "RecursiveGradient", "RecursiveState",
            "RHO_SCHEDULES", "rho_value", "periodic_reset_period"]
