@@ -141,6 +141,14 @@ class EWSGVarianceReduced:
     estimate ``covar`` is not guaranteed positive semi-definite between calibrations (an index drawn
     twice is corrected twice, as the printed update does); it is used as it is.
 
+    What EWSG already does: to first order in h, the weights (4) with the recommended
+    ``x = √h γ r_k/σ`` shift the selected gradient by ``(√h/σ) cov[n∇V_I] x = (h/2T) cov[n∇V_I] r_k``, which is
+    exactly the correction ``(Γ_k − γI) r_k`` added here; one Metropolis step from a uniform start
+    (M = 1) already realizes this first-order term. EWSG-VR with M >= 1 therefore applies the correction
+    about twice at small h (``paper_repro.ewsg.appendix.ewsg_selection_friction`` measures the share
+    EWSG's chain applies; 0.45 at h = 0.005 on §5.1's target, → 1 as h → 0); with M = 0 the correction
+    is applied once.
+
     Stability: EM's momentum update is stable only if ``h λ_max(Γ_k)`` is below about 2. On EWSG
     §5.1's target (n = 50, tr cov ≈ 5000) at the paper's h = 0.05, ``Γ ≈ 10 + 0.025·3000``, so
     ``hΓ ≈ 4.3``: the linear recursion has spectral radius 3.27 and every chain diverges (reported
