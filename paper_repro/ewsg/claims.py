@@ -274,8 +274,9 @@ BASELINE_METRICS = {
 
 import math  # noqa: E402
 
-_SETTLE_WHY = ("a statistic has settled at the first checkpoint after which it stays within max(3 s.e., 5% of its "
-               "total change) of its final value; 'tens' means < 100 passes, 'hundreds' >= 100")
+_SETTLE_WHY = ("a statistic has settled at the first checkpoint after which it stays within max(4 w, 5% of its total "
+               "change) of its plateau, the plateau being its mean over the second half of the run and w its standard "
+               "deviation there (the 1000-chain ensemble's own wandering); 'tens' means < 100 passes, 'hundreds' >= 100")
 _DIST_WHY = ("|statistic − FG's| compared between methods; a difference counts when it exceeds 3 combined bootstrap "
              "standard errors over chains (delta method: the s.e. of a distance is that of the difference)")
 
@@ -402,13 +403,15 @@ def _fig5_final(rows, ds, method):
 
 
 def _fig5_closer(root, near, far):
-    """``near`` (a method, or a prefix of several) closer to FG than ``far``, for the mean and the s.d., every data set."""
+    """``near`` (a method, and its variants ``near (...)``) closer to FG than ``far``, for the mean and the s.d., every
+    data set."""
     rows, js = _fig5(root)
     parts = {}
     for ds in js["datasets"]:
         fg = _fig5_final(rows, ds, "FG")
         ref = js["reference"][ds]
-        for m in sorted({r["method"] for r in rows if r["dataset"] == ds and r["method"].startswith(near)}):
+        for m in sorted({r["method"] for r in rows if r["dataset"] == ds and (r["method"] == near or
+                                                                             r["method"].startswith(near + " "))}):
             a, b = _fig5_final(rows, ds, m), _fig5_final(rows, ds, far)
             for stat in ("mean", "sd"):
                 da, db = abs(a[stat] - fg[stat]), abs(b[stat] - fg[stat])
@@ -422,13 +425,17 @@ def _fig5_closer(root, near, far):
 
 
 def _settle(rows, ds, method):
+    """Passes after which both statistics stay in their plateau band (see ``_SETTLE_WHY``); the later of the two."""
     rr = sorted((r for r in rows if r["dataset"] == ds and r["method"] == method), key=lambda r: r["passes"])
+    tail = rr[len(rr) // 2:]
     out = 0.0
     for stat in ("mean", "sd"):
-        fin = rr[-1]
-        tol = max(3.0 * fin[stat + "_se"], 0.05 * abs(rr[0][stat] - fin[stat]))
+        vals = [r[stat] for r in tail]
+        plateau = sum(vals) / len(vals)
+        wander = math.sqrt(sum((v - plateau) ** 2 for v in vals) / max(len(vals) - 1, 1))
+        tol = max(4.0 * wander, 0.05 * abs(rr[0][stat] - plateau))
         for i, r in enumerate(rr):
-            if all(abs(x[stat] - fin[stat]) <= tol for x in rr[i:]):
+            if all(abs(x[stat] - plateau) <= tol for x in rr[i:]):
                 out = max(out, r["passes"])
                 break
     return out
