@@ -29,6 +29,7 @@ __all__ = [
     "minibatch_noise_covariance",
     "sgld_recursion",
     "underdamped_em_recursion",
+    "variance_corrected_em_recursion",
     "stationary_moments",
     "propagate_moments",
 ]
@@ -125,6 +126,48 @@ def underdamped_em_recursion(hessian, minimizer, noise_cov, step_size, friction,
     a = np.concatenate([np.zeros(d), h * H @ th])
     W = np.block([[Z, Z], [Z, h * h * Q + s * s * h * I]])
     return LinearRecursion(A, a, W, d)
+
+
+def variance_corrected_em_recursion(hessian, minimizer, noise_cov, step_size, friction,
+                                    noise_scale=None) -> LinearRecursion:
+    """Underdamped EM (3) with EWSG-VR's corrected friction ``Γ = (σ²I + hQ)/(2T)``, ``T = σ²/(2γ)``.
+
+    ``θ' = θ + h r``, ``r' = r − h(H(θ − θ*) + ζ + Γ r) + σ√h ξ``, ``Cov ζ = Q``: EWSG-VR (Appendix F,
+    Algorithm 2) with uniform subsampling (M = 0) and the exact covariance at every step, after its
+    first step (``Γ_0 = γ``). On the Gaussian-means target the covariance of ``n∇V_I`` does not
+    depend on θ, so Γ is constant.
+
+    Parameters
+    ----------
+    hessian, minimizer, noise_cov : as :func:`sgld_recursion`
+        ``noise_cov`` is ``Q``, the covariance of the minibatch gradient (``cov[n∇V_I]/b``).
+    step_size : float       h > 0
+    friction : float        γ > 0
+    noise_scale : float     σ > 0; ``None`` means √(2γ)
+
+    Returns
+    -------
+    LinearRecursion with ``A = [[I, hI], [−hH, I − hΓ]]``, ``a = (0, hHθ*)``,
+    ``W = [[0, 0], [0, h²Q + σ²h I]]``.
+
+    Raises
+    ------
+    ValueError
+        Non-positive ``step_size``, ``friction`` or ``noise_scale``; bad shapes.
+
+    References
+    ----------
+    EWSG, seed ``000_8e0377c44e2ea3b8.txt``: eq. (13) and the friction ``Γ_k`` of Appendix F.
+    """
+    g = check_positive("friction", friction)
+    s = np.sqrt(2.0 * g) if noise_scale is None else check_positive("noise_scale", noise_scale)
+    rec = underdamped_em_recursion(hessian, minimizer, noise_cov, step_size, g, s)
+    d, h = rec.position_dim, float(step_size)
+    Q = np.asarray(noise_cov, dtype=np.float64)
+    Gam = g * np.eye(d) + (h * g / (s * s)) * Q  # (σ² I + hQ)/(2T), 2T = σ²/γ
+    A = rec.A.copy()
+    A[d:, d:] = np.eye(d) - h * Gam
+    return LinearRecursion(A, rec.a, rec.W, d)
 
 
 def stationary_moments(rec: LinearRecursion):

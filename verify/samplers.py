@@ -273,3 +273,35 @@ def build(name: str, target, step_size, **params):
     'SGHMC'
     """
     return get(name)(target, step_size, **params)
+
+
+# ---- EWSG, the algorithms of the appendices (seed 000: Appendix E, Appendix F) -----------------
+# A self-contained block: factories and their registry entries.
+
+from .estimators.ewsg_vr import EWSGVarianceReduced  # noqa: E402
+
+
+def ewsg_ld(target, step_size, index_chain_length=1, batch_size=1, x_choice="zero",
+            inverse_temperature=1.0) -> OverdampedEM:
+    """Overdamped EWSG (EWSG Appendix E): overdamped EM ``θ' = θ − hĝ + √(2h/β)ξ`` with the index chain (6).
+
+    The weights are Appendix E's ``p_i ∝ exp(½‖x + n a_i‖²)``, ``n a_i = √(hβ/2) n∇V_i``, with
+    ``x = 0`` by default (the paper recommends no x for this case; see
+    :class:`~verify.estimators.EWSGIndexChain`). ``index_chain_length=0`` is SGLD step for step.
+    """
+    est = EWSGIndexChain(index_chain_length, batch_size, x_choice)
+    return OverdampedEM(target, step_size, est, inverse_temperature=inverse_temperature, name="EWSG-LD")
+
+
+def ewsg_vr(target, step_size, friction, index_chain_length=1, batch_size=1, x_choice="recommended",
+            calibration_period=1, period_unit="passes", x_friction="base", noise_scale=None) -> UnderdampedEM:
+    """EWSG-VR (EWSG Appendix F, Algorithm 2): underdamped EM (3) with friction ``Γ_k`` corrected by the
+    SVRG-updated covariance of the stochastic gradient, calibrated every ``calibration_period`` (L) data
+    passes; calibration passes are counted (see :class:`~verify.estimators.EWSGVarianceReduced`)."""
+    est = EWSGVarianceReduced(EWSGIndexChain(index_chain_length, batch_size, x_choice), calibration_period,
+                              period_unit, x_friction)
+    return UnderdampedEM(target, step_size, friction, est, noise_scale, name="EWSG-VR")
+
+
+SAMPLERS.update({"EWSG-LD": ewsg_ld, "EWSG-VR": ewsg_vr})
+__all__ += ["ewsg_ld", "ewsg_vr"]

@@ -267,3 +267,293 @@ BASELINE_METRICS = {
     "ewsg.fig1b.recommended_x_best": _final_kls("fig1b"),
     "ewsg.fig1c.accuracy_increases_with_M": _final_kls("fig1c"),
 }
+
+
+# ---- The algorithms of the appendices (issue #11): Appendix E, Appendix F (Figs 4, 5), Appendix D / G.3 ------
+# Appended block; reads results/ewsg/appE.csv, fig4.csv, fig4.json, fig5.csv, fig5.json, appD.csv.
+
+import math  # noqa: E402
+
+_SETTLE_WHY = ("a statistic has settled at the first checkpoint after which it stays within max(4 w, 5% of its total "
+               "change) of its plateau, the plateau being its mean over the second half of the run and w its standard "
+               "deviation there (the 1000-chain ensemble's own wandering); 'tens' means < 100 passes, 'hundreds' >= 100")
+_DIST_WHY = ("|statistic − FG's| compared between methods; a difference counts when it exceeds 3 combined bootstrap "
+             "standard errors over chains (delta method: the s.e. of a distance is that of the difference)")
+
+
+def _appendix_final(root, name, key="label"):
+    rows = read_csv(Path(root) / "ewsg" / name)
+    fin = {}
+    for r in rows:
+        if r[key] not in fin or r["passes"] >= fin[r[key]]["passes"]:
+            fin[r[key]] = r
+    return rows, fin
+
+
+def _combine(parts: dict, what: str) -> Verdict:
+    """One verdict from several (readings, step sizes, data sets): held if all held, failed if all failed."""
+    st = {k: v.status for k, v in parts.items()}
+    vals = set(st.values())
+    status = vals.pop() if len(vals) == 1 else "inconclusive"
+    detail = "; ".join(f"{k}: {v.status} ({v.detail})" for k, v in parts.items())
+    if status == "inconclusive" and len(set(st.values())) > 1:
+        detail = f"depends on {what}: " + detail
+    return Verdict(status, {k: {"status": v.status, **v.measured} for k, v in parts.items()}, detail)
+
+
+def _appE_vs_sgld(root):
+    _, fin = _appendix_final(root, "appE.csv")
+    parts = {}
+    for lab in (k for k in fin if k.startswith("EWSG-LD")):
+        vals = {lab: fin[lab]["kl"], "SGLD": fin["SGLD"]["kl"]}
+        ses = {lab: fin[lab]["kl_se"], "SGLD": fin["SGLD"]["kl_se"]}
+        v = ordering_verdict(vals, ses, [[lab], ["SGLD"]])
+        parts[lab] = Verdict(v.status, v.measured, f"KL {vals[lab]:.4f} ± {ses[lab]:.4f} vs SGLD "
+                                                    f"{vals['SGLD']:.4f} ± {ses['SGLD']:.4f}; {v.detail}")
+    return _combine(parts, "the choice of x")
+
+
+def _fig4_json(root):
+    return read_json(Path(root) / "ewsg" / "fig4.json")
+
+
+def _vr_methods(fin):
+    return sorted({r["method"] for r in fin.values() if r["method"].startswith("EWSG-VR (")})
+
+
+def _fig4_paper_h(root):
+    js = _fig4_json(root)
+    h = js["paper_step_size"]
+    stab = next(s for s in js["stability"] if s["step_size"] == h)
+    div = [r for r in js["runs"] if r["step_size"] == h and r["method"].startswith("EWSG-VR (")]
+    if div and all(r["diverged"] for r in div):
+        return Verdict("failed", {"runs": div, "stability": stab},
+                       f"at h = {h:g} every EWSG-VR run diverged (first non-finite chain at step "
+                       f"{min(r['diverged_at_step'] for r in div)}); exact: h·λmax(Γ) = {stab['h_times_max_friction']:.2f}, "
+                       f"spectral radius of the linear recursion {stab['spectral_radius_ewsg_vr']:.3f} > 1 "
+                       f"(SGHMC at the same h: {stab['spectral_radius_sghmc']:.3f})")
+    _, fin = _appendix_final(root, "fig4.csv")
+    g = f"h={h:g}"
+    parts = {}
+    for m in _vr_methods(fin):
+        a, b = f"{m} {g}", f"EWSG {g}"
+        if a in fin:
+            parts[m] = ordering_verdict({a: fin[a]["kl"], b: fin[b]["kl"]}, {a: fin[a]["kl_se"], b: fin[b]["kl_se"]}, [[a], [b]])
+        else:
+            parts[m] = Verdict("failed", {"diverged": True}, "diverged")
+    return _combine(parts, "the reading of x")
+
+
+def _fig4_smaller_h(root):
+    js = _fig4_json(root)
+    _, fin = _appendix_final(root, "fig4.csv")
+    parts = {}
+    for h in (s for s in js["settings"]["step_sizes"] if s != js["paper_step_size"]):
+        g = f"h={h:g}"
+        per = {}
+        for m in _vr_methods(fin):
+            a, b = f"{m} {g}", f"EWSG {g}"
+            if a not in fin:
+                per[m] = Verdict("failed", {"diverged": True}, "diverged")
+                continue
+            v = ordering_verdict({a: fin[a]["kl"], b: fin[b]["kl"]}, {a: fin[a]["kl_se"], b: fin[b]["kl_se"]}, [[a], [b]])
+            per[m] = Verdict(v.status, v.measured, f"{fin[a]['kl']:.4f} vs EWSG {fin[b]['kl']:.4f}")
+        parts[g] = _combine(per, "the reading of x")
+    return _combine(parts, "h")
+
+
+def _reach(rows, label, level):
+    """First pass after which KL stays <= level, or None."""
+    rr = sorted((r for r in rows if r["label"] == label), key=lambda r: r["passes"])
+    for i, r in enumerate(rr):
+        if all(x["kl"] <= level for x in rr[i:]):
+            return r["passes"]
+    return None
+
+
+def _fig4_faster_than_fg(root):
+    js = _fig4_json(root)
+    rows, fin = _appendix_final(root, "fig4.csv")
+    parts = {}
+    for h in js["settings"]["step_sizes"]:
+        g = f"h={h:g}"
+        for m in _vr_methods(fin):
+            a = f"{m} {g}"
+            if a not in fin:
+                continue
+            level = 2.0 * fin[a]["kl"]
+            ta, tf = _reach(rows, a, level), _reach(rows, f"FG {g}", level)
+            status = "held" if ta is not None and (tf is None or ta < tf) else "failed"
+            parts[f"{m} {g}"] = Verdict(status, {"level": level, "passes_ewsg_vr": ta, "passes_fg": tf},
+                                        f"KL <= {level:.3g} from {ta:g} passes vs FG "
+                                        + ("never (within the budget)" if tf is None else f"{tf:g}"))
+    if not parts:
+        return Verdict("inconclusive", {}, "EWSG-VR diverged at every step size")
+    return _combine(parts, "h and the reading of x")
+
+
+def _fig5(root):
+    rows = read_csv(Path(root) / "ewsg" / "fig5.csv")
+    return rows, read_json(Path(root) / "ewsg" / "fig5.json")
+
+
+def _fig5_final(rows, ds, method):
+    rr = [r for r in rows if r["dataset"] == ds and r["method"] == method]
+    return max(rr, key=lambda r: r["passes"])
+
+
+def _fig5_closer(root, near, far):
+    """``near`` (a method, and its variants ``near (...)``) closer to FG than ``far``, for the mean and the s.d., every
+    data set."""
+    rows, js = _fig5(root)
+    parts = {}
+    for ds in js["datasets"]:
+        fg = _fig5_final(rows, ds, "FG")
+        ref = js["reference"][ds]
+        for m in sorted({r["method"] for r in rows if r["dataset"] == ds and (r["method"] == near or
+                                                                             r["method"].startswith(near + " "))}):
+            a, b = _fig5_final(rows, ds, m), _fig5_final(rows, ds, far)
+            for stat in ("mean", "sd"):
+                da, db = abs(a[stat] - fg[stat]), abs(b[stat] - fg[stat])
+                sa, sb = math.hypot(a[stat + "_se"], fg[stat + "_se"]), math.hypot(b[stat + "_se"], fg[stat + "_se"])
+                v = ordering_verdict({m: da, far: db}, {m: sa, far: sb}, [[m], [far]])
+                parts[f"{ds} {stat} {m}"] = Verdict(v.status, {**v.measured, "fg": fg[stat], "exact": ref[stat],
+                                                               m: a[stat], far: b[stat]},
+                    f"|{m} − FG| = {da:.2e} ± {sa:.1e} vs |{far} − FG| = {db:.2e} ± {sb:.1e} (FG {fg[stat]:.4f}, "
+                    f"exact MALA {ref[stat]:.4f} ± {ref[stat + '_se']:.4f})")
+    return _combine(parts, "the data set, the statistic or the reading of x")
+
+
+def _settle(rows, ds, method):
+    """Passes after which both statistics stay in their plateau band (see ``_SETTLE_WHY``); the later of the two."""
+    rr = sorted((r for r in rows if r["dataset"] == ds and r["method"] == method), key=lambda r: r["passes"])
+    tail = rr[len(rr) // 2:]
+    out = 0.0
+    for stat in ("mean", "sd"):
+        vals = [r[stat] for r in tail]
+        plateau = sum(vals) / len(vals)
+        wander = math.sqrt(sum((v - plateau) ** 2 for v in vals) / max(len(vals) - 1, 1))
+        tol = max(4.0 * wander, 0.05 * abs(rr[0][stat] - plateau))
+        for i, r in enumerate(rr):
+            if all(abs(x[stat] - plateau) <= tol for x in rr[i:]):
+                out = max(out, r["passes"])
+                break
+    return out
+
+
+def _fig5_tens_hundreds(root):
+    rows, js = _fig5(root)
+    parts = {}
+    for ds in js["datasets"]:
+        methods = sorted({r["method"] for r in rows if r["dataset"] == ds})
+        t = {m: _settle(rows, ds, m) for m in methods}
+        sg_ok = all(t[m] < 100 for m in methods if m != "FG")
+        status = "held" if sg_ok and t["FG"] >= 100 else "failed"
+        parts[ds] = Verdict(status, {"passes_to_settle": t}, ", ".join(f"{m} {v:g}" for m, v in t.items()))
+    return _combine(parts, "the data set")
+
+
+def _fig5_vr_slower(root):
+    rows, js = _fig5(root)
+    parts = {}
+    for ds in js["datasets"]:
+        te = _settle(rows, ds, "EWSG")
+        for m in sorted({r["method"] for r in rows if r["dataset"] == ds and r["method"].startswith("EWSG-VR")}):
+            tv = _settle(rows, ds, m)
+            parts[f"{ds} {m}"] = Verdict("held" if tv > te else "failed", {"EWSG": te, m: tv},
+                                         f"settles after {tv:g} passes vs EWSG {te:g}")
+    return _combine(parts, "the data set or the reading of x")
+
+
+def _appD(root, far):
+    _, fin = _appendix_final(root, "appD.csv")
+    parts = {}
+    for g in sorted({r["group"] for r in fin.values()}, key=lambda s: int(s.split("=")[1])):
+        e = next(k for k, r in fin.items() if r["group"] == g and r["method"] == "EWSG(b)")
+        s = next(k for k, r in fin.items() if r["group"] == g and r["method"] == far)
+        if far == "SGHMC(b)" and g == "b=1":
+            continue  # b = 1 is Fig. 1a's claim; Appendix D is about b > 1
+        v = ordering_verdict({e: fin[e]["kl"], s: fin[s]["kl"]}, {e: fin[e]["kl_se"], s: fin[s]["kl_se"]}, [[e], [s]])
+        parts[g] = Verdict(v.status, v.measured, f"{fin[e]['kl']:.4f} ± {fin[e]['kl_se']:.4f} vs "
+                                                 f"{fin[s]['kl']:.4f} ± {fin[s]['kl_se']:.4f}")
+    return _combine(parts, "b")
+
+
+APPENDIX_CLAIMS = [
+    _c("appE.more_accurate_than_sgld", "Appendix E; §4.2 ('Sec. E shows how EWSG can be applied to Langevin Monte "
+       "Carlo'; its weights approximate the full-gradient kernel)",
+       "EWSG applied to overdamped Langevin is more accurate than its uniform counterpart SGLD.",
+       ["ewsg.appE"], "KL(overdamped EWSG) < KL(SGLD) after 30 passes, both at h = 5e-3, M = 1, for x = 0 and x = 1",
+       _ORDER_WHY, _appE_vs_sgld, "ewsg/appE.png"),
+    _c("fig4.ewsg_vr_most_accurate", "Appendix F, Fig. 4 (L = 1, h and γ as EWSG: h = 0.05, γ = 10)",
+       "EWSG-VR further reduces variance and achieves better statistical accuracy (KL) than EWSG.",
+       ["ewsg.fig4"], "KL(EWSG-VR) < KL(EWSG) after 30 passes at h = 0.05; a run that diverges fails the claim",
+       _ORDER_WHY + "; divergence is exact (spectral radius of the linear recursion)", _fig4_paper_h, "ewsg/fig4.png"),
+    _c("fig4.ewsg_vr_most_accurate.smaller_h", "Appendix F, Fig. 4, at step sizes where EWSG-VR is stable",
+       "EWSG-VR achieves better statistical accuracy (KL) than EWSG.",
+       ["ewsg.fig4"], "KL(EWSG-VR) < KL(EWSG) after 30 passes at h = 0.02, 0.01, 0.005, both readings of x",
+       _ORDER_WHY, _fig4_smaller_h, "ewsg/fig4.png"),
+    _c("fig4.ewsg_vr_faster_than_fg", "Appendix F, Fig. 4",
+       "Although EWSG-VR periodically uses the full data set, it is still significantly faster than the full-gradient "
+       "version (FG).", ["ewsg.fig4"],
+       "EWSG-VR reaches twice its final KL in fewer data passes than FG (calibration passes counted)",
+       "checkpoint resolution (0.5 passes)", _fig4_faster_than_fg, "ewsg/fig4.png"),
+    _c("fig5.ewsg_closer_to_fg_than_sghmc", "Appendix F, Fig. 5 (BLR)",
+       "Compared with SGHMC, EWSG produces results closer to FG (ground truth) for the posterior-predictive mean and "
+       "s.d. of the test log-likelihood.", ["ewsg.fig5"],
+       "|EWSG − FG| < |SGHMC − FG| for the mean and the s.d. at the last checkpoint, every data set", _DIST_WHY,
+       lambda root: _fig5_closer(root, "EWSG", "SGHMC"),
+       "ewsg/fig5.png"),
+    _c("fig5.ewsg_vr_closest", "Appendix F, Fig. 5 (BLR)",
+       "With variance reduction, EWSG-VR achieves even better accuracy than EWSG for the mean and s.d. of the test "
+       "log-likelihood.", ["ewsg.fig5"],
+       "|EWSG-VR − FG| < |EWSG − FG| for the mean and the s.d., every data set, both readings of x", _DIST_WHY,
+       lambda root: _fig5_closer(root, "EWSG-VR", "EWSG"), "ewsg/fig5.png"),
+    _c("fig5.sg_tens_fg_hundreds", "Appendix F, Fig. 5 (BLR)",
+       "Stochastic-gradient methods take tens of data passes to converge, FG hundreds.", ["ewsg.fig5"],
+       "passes to settle < 100 for SGHMC, EWSG, EWSG-VR and >= 100 for FG", _SETTLE_WHY, _fig5_tens_hundreds,
+       "ewsg/fig5.png"),
+    _c("fig5.ewsg_vr_slower_than_ewsg", "Appendix F, Fig. 5 (BLR)", "EWSG-VR converges slower than EWSG.",
+       ["ewsg.fig5"], "passes to settle of EWSG-VR > EWSG's, every data set, both readings of x", _SETTLE_WHY,
+       _fig5_vr_slower, "ewsg/fig5.png"),
+    _c("appD.minibatch_ewsg_beats_sghmc", "Appendix D (b > 1); §5.1 setting",
+       "The extension of EWSG to minibatches b > 1 keeps its advantage over uniform subsampling (SGHMC) at equal data "
+       "passes.", ["ewsg.appD"], "KL(EWSG, b, M = 1) < KL(SGHMC, b) after 30 passes for every b > 1 of the grid",
+       _ORDER_WHY, lambda root: _appD(root, "SGHMC(b)"), "ewsg/appD.png"),
+    _c("appG3.ewsg_beats_larger_minibatch", "Appendix G.3 / Table 3 (BNN there; the §5.1 Gaussian here)",
+       "EWSG with minibatch b beats SGHMC with the larger minibatch b(M + 1), the same data per parameter update.",
+       ["ewsg.appD"], "KL(EWSG, b, M = 1) < KL(SGHMC, 2b) after 30 passes for every b of the grid", _ORDER_WHY,
+       lambda root: _appD(root, "SGHMC(b(M+1))"), "ewsg/appD.png"),
+]
+register(*APPENDIX_CLAIMS)
+
+
+def _appendix_final_kls(name):
+    def f(root):
+        _, fin = _appendix_final(root, name)
+        return {k: (r["kl"], r["kl_se"]) for k, r in fin.items()}
+    return f
+
+
+def _fig5_metric(root):
+    rows, js = _fig5(root)
+    out = {}
+    for ds in js["datasets"]:
+        for m in sorted({r["method"] for r in rows if r["dataset"] == ds}):
+            f = _fig5_final(rows, ds, m)
+            out[f"{ds}|{m}|mean"] = (f["mean"], f["mean_se"])
+            out[f"{ds}|{m}|sd"] = (f["sd"], f["sd_se"])
+    return out
+
+
+def _fig4_stability_metric(root):
+    return {f"h={s['step_size']:g}": (s["spectral_radius_ewsg_vr"], 0.0) for s in _fig4_json(root)["stability"]}
+
+
+BASELINE_METRICS.update({
+    "ewsg.appE.more_accurate_than_sgld": _appendix_final_kls("appE.csv"),
+    "ewsg.fig4.ewsg_vr_most_accurate": _fig4_stability_metric,
+    "ewsg.fig4.ewsg_vr_most_accurate.smaller_h": _appendix_final_kls("fig4.csv"),
+    "ewsg.fig5.ewsg_closer_to_fg_than_sghmc": _fig5_metric,
+    "ewsg.appD.minibatch_ewsg_beats_sghmc": _appendix_final_kls("appD.csv"),
+})

@@ -28,3 +28,22 @@ EXPERIMENTS = [
                 ("fig1d.csv", "fig1e.csv", "fig1f.csv", "rates.json"), Theorem43Settings, X.run_theorem43)]
 
 register_experiment(*EXPERIMENTS)
+
+
+# ---- The algorithms of the appendices (issue #11): overdamped EWSG, EWSG-VR, minibatch EWSG ------
+from . import appendix as _A  # noqa: E402
+from . import appendix_blr as _AB  # noqa: E402
+from .settings import AppendixESettings, Fig4Settings, Fig5Settings, MinibatchSettings  # noqa: E402
+
+APPENDIX_EXPERIMENTS = [
+    Experiment("ewsg.appE", "ewsg", "Appendix E: overdamped EWSG vs SGLD, pSGLD, SVRG-LD, KL vs data passes (§5.1 target)",
+               "paper_repro.ewsg.appendix", ("appE.csv",), AppendixESettings, _A.run_appendix_e),
+    Experiment("ewsg.fig4", "ewsg", "Appendix F, Fig. 4: FG, SGHMC, EWSG, EWSG-VR, KL vs data passes (§5.1 target)",
+               "paper_repro.ewsg.appendix", ("fig4.csv", "fig4.json"), Fig4Settings, _A.run_fig4),
+    Experiment("ewsg.fig5", "ewsg", "Appendix F, Fig. 5: BLR posterior-predictive mean and s.d. of the test "
+               "log-likelihood (Pima; parkinsons via --data)", "paper_repro.ewsg.appendix_blr", ("fig5.csv", "fig5.json"),
+               Fig5Settings, _AB.run_fig5),
+    Experiment("ewsg.appD", "ewsg", "Appendix D (minibatch EWSG, b > 1) and G.3 (SGHMC with b(M+1)), KL vs data passes",
+               "paper_repro.ewsg.appendix", ("appD.csv",), MinibatchSettings, _A.run_minibatch),
+]
+register_experiment(*APPENDIX_EXPERIMENTS)
