@@ -35,10 +35,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .linear_samplers import LinearRecursion
 from .validation import check_finite_array, check_nonnegative_int, check_positive
 
 __all__ = ["ewsg_log_weights", "normalized_weights", "metropolis_index_law", "subsampling_moments",
-           "trace_cov_first_order", "variance_change", "LinearResponse", "gaussian_means_linear_response"]
+           "trace_cov_first_order", "variance_change", "LinearResponse", "gaussian_means_linear_response",
+           "linear_response_recursion"]
 
 
 def ewsg_log_weights(x, gradients, step_size, noise_scale) -> np.ndarray:
@@ -269,3 +271,42 @@ def gaussian_means_linear_response(centers, friction) -> LinearResponse:
     C = ct.T @ ct / n
     m3 = np.mean(np.sum(ct * ct, axis=1)[:, None] * ct, axis=0)
     return LinearResponse(n**3 * C, g * n**2 * C, -0.5 * n**3 * m3, C, m3)
+
+
+def linear_response_recursion(rec, response: LinearResponse, center, step_size, noise_scale):
+    """SGHMC's linear recursion with EWSG's first-order gradient bias added (the linear-response model).
+
+    Parameters
+    ----------
+    rec : analytic.linear_samplers.LinearRecursion
+        Underdamped EM on ``V(θ) = Σ_i ½‖θ − c_i‖²`` (:func:`analytic.linear_samplers.underdamped_em_recursion`).
+    response : LinearResponse
+        From :func:`gaussian_means_linear_response`.
+    center : (d,) array_like
+        ``c̄`` (the point about which ``G_θ`` acts).
+    step_size, noise_scale : float
+        h and σ (ε = h/σ²).
+
+    Returns
+    -------
+    analytic.linear_samplers.LinearRecursion
+        ``r' = r − h(∇V(θ) + γ r) − h ε (G_θ(θ − c̄) + G_r r + g0) + noise``: the exact mean recursion
+        of EWSG to first order in ε (the bias is linear in the state, so means close), with the
+        noise covariance of SGHMC (EWSG's differs at second order, ``h² · ε n⁴``).
+
+    Notes
+    -----
+    EWSG Appendix H writes the mean of a non-uniform scheme as ``x_{k+1} = (I + Ah) x_k + h e_k``;
+    here ``e_k = −ε (0, G_θ(θ̄_k − c̄) + G_r r̄_k + g0)`` to first order, so
+    ``x_k − x'_k = O(ε) = O(h)`` (Theorem H.1 with p = 1), with a coefficient that grows like n³.
+    """
+    h = check_positive("step_size", step_size)
+    eps = h / check_positive("noise_scale", noise_scale) ** 2
+    c = check_finite_array("center", center, ndim=1)
+    d = rec.position_dim
+    A = rec.A.copy()
+    A[d:, :d] -= h * eps * response.G_theta
+    A[d:, d:] -= h * eps * response.G_r
+    a = rec.a.copy()
+    a[d:] -= h * eps * (response.g0 - response.G_theta @ c)
+    return LinearRecursion(A, a, rec.W.copy(), d)
