@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.integrate import quad
-from scipy.linalg import expm, solve_continuous_lyapunov
+from scipy.linalg import expm, solve_continuous_lyapunov, solve_discrete_lyapunov
 
 from .validation import check_finite_array, check_positive
 
-__all__ = ["uld_stationary_cov", "uld_time_average_mse", "em_time_average_moments"]
+__all__ = ["uld_stationary_cov", "uld_time_average_mse", "em_time_average_moments",
+           "em_asymptotic_time_average_variance", "uld_asymptotic_time_average_variance"]
 
 
 def uld_stationary_cov(hessian, friction, noise_scale=None) -> np.ndarray:
@@ -175,3 +176,61 @@ def em_time_average_moments(A, a, W, mean0, cov0, steps, weight, center):
         means[out_j] = Ephi[:Kj].mean()
         variances[out_j] = total / Kj**2
     return means, variances
+
+
+def em_asymptotic_time_average_variance(A, W, weight) -> float:
+    """``lim_{K→∞} K · Var φ̂_K`` for a stationary linear recursion with Gaussian noise (per step).
+
+    Parameters
+    ----------
+    A : (D, D) array_like, spectral radius < 1
+    W : (D, D) array_like
+        Noise covariance per step.
+    weight : (D, D) array_like
+        Π of ``φ(z) = (z − m*)ᵀ Π (z − m*)`` (m* the stationary mean).
+
+    Returns
+    -------
+    float
+        ``Σ_{s ∈ ℤ} Cov(φ_0, φ_s) = 4 tr(S Π S N) − 2 tr(Π S Π S)`` with ``S = A S Aᵀ + W`` and
+        ``N = Π + Aᵀ N A``. Multiply by h to get the constant ``V`` of ``Var φ̂ ≈ V/T`` (T = Kh).
+
+    Raises
+    ------
+    ValueError
+        Non-finite input or an unstable A (no stationary law).
+    """
+    A = check_finite_array("A", A, ndim=2)
+    W = check_finite_array("W", W, ndim=2)
+    P = check_finite_array("weight", weight, ndim=2)
+    if np.max(np.abs(np.linalg.eigvals(A))) >= 1.0:
+        raise ValueError("A is unstable (spectral radius >= 1): no stationary law")
+    S = solve_discrete_lyapunov(A, W)
+    N = solve_discrete_lyapunov(A.T, P)
+    S, N = 0.5 * (S + S.T), 0.5 * (N + N.T)
+    return float(4 * np.trace(S @ P @ S @ N) - 2 * np.trace(P @ S @ P @ S))
+
+
+def uld_asymptotic_time_average_variance(hessian, friction, noise_scale=None) -> float:
+    """``lim_{T→∞} T · MSE_0(T)`` for ``φ(θ) = ‖θ − μ‖²`` under continuous underdamped Langevin: Theorem 4.3's C1.
+
+    Parameters
+    ----------
+    hessian : (d, d) array_like; friction : float; noise_scale : float or None
+        As :func:`uld_time_average_mse`.
+
+    Returns
+    -------
+    float
+        ``∫_{−∞}^{∞} 2‖[e^{|s|B} P]_θθ‖_F² ds = 4 tr(P Π_z P N)`` with ``P`` the stationary covariance,
+        ``Π_z = diag(I, 0)`` and ``Bᵀ N + N B + Π_z = 0``.
+    """
+    H = check_finite_array("hessian", hessian, ndim=2)
+    g = check_positive("friction", friction)
+    d = H.shape[0]
+    P = uld_stationary_cov(H, g, noise_scale)
+    B = np.block([[np.zeros((d, d)), np.eye(d)], [-H, -g * np.eye(d)]])
+    Pz = np.zeros((2 * d, 2 * d))
+    Pz[:d, :d] = np.eye(d)
+    N = solve_continuous_lyapunov(B.T, -Pz)
+    return float(2 * np.trace(P @ Pz @ P @ (N + N.T)))
