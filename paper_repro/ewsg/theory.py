@@ -64,7 +64,7 @@ def lp_instance_row(kind, g, grad, ys=None, steps=(), sigma=1.0, **extra) -> dic
     sol = optimal_unbiased_law(b)
     row = {"kind": kind, "d": d, "n": n, **extra, "support": int(sol.support.size), "tight": int(sol.tight.size),
            "sparse": int(sol.support.size <= d + 1), "all_optima_sparse": int(sol.tight.size <= d + 1),
-           "margin": sol.margin, "variance_optimal": sol.variance, "variance_uniform": sol.uniform_variance,
+           "margin": sol.margin if np.isfinite(sol.margin) else "", "variance_optimal": sol.variance, "variance_uniform": sol.uniform_variance,
            "ratio_optimal": sol.variance / sol.uniform_variance}
     if ys is not None:
         row.update(_ewsg_ratios(g, grad, ys, steps, sigma))
@@ -134,7 +134,7 @@ def _summary41(rows, cfg):
              "fraction_sparse": float(np.mean([r["sparse"] for r in rr])),
              "max_tight": max(r["tight"] for r in rr),
              "fraction_all_optima_sparse": float(np.mean([r["all_optima_sparse"] for r in rr])),
-             "min_margin": float(min(r["margin"] for r in rr)),
+             "min_margin": min((float(r["margin"]) for r in rr if r["margin"] != ""), default=None),
              "median_ratio_optimal": float(np.median([r["ratio_optimal"] for r in rr]))}
         for h in cfg.ewsg_steps:
             for key in (f"ewsg_trace_ratio_h{h:g}", f"ewsg_mse_ratio_h{h:g}"):
