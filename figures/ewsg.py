@@ -261,7 +261,8 @@ def draw_split(res: Path, out: Path) -> list[Path]:
     ax0.legend(fontsize=6, frameon=False)
     he = np.array([r["step_size"] for r in eb])
     ax1.errorbar(he, [r["bias"] for r in eb], yerr=[3 * r["se"] for r in eb], fmt="o", ms=4, label="EWSG (M=1), ±3 s.e.")
-    ax1.plot(he, [r["linear_response_bias"] for r in eb], "k--", lw=1, label="EWSG first order")
+    lr = [(r["step_size"], r["linear_response_bias"]) for r in eb if r["linear_response_bias"] != ""]
+    ax1.plot([a for a, _ in lr], [b for _, b in lr], "k--", lw=1, label="EWSG first order (where stable)")
     ax1.plot(he, [r["sghmc_exact_bias"] for r in eb], "C1:", label="SGHMC exact")
     ax1.axhline(0, color="k", lw=0.8)
     ax1.set_xscale("log")

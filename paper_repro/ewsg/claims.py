@@ -463,8 +463,9 @@ def _term3_ewsg_sign(root):
                        f"{r['bias']:+.2g}±{r['se']:.1g} (h={r['step_size']:g})" for r in rows)
                    + "; sign changes at " + (", ".join(f"h* ≈ {c['h_star']:.2g} (resolved: {c['resolved']})"
                                                         for c in s["sign_changes"]) or "none")
-                   + f"; first order predicts {rows[0]['linear_response_bias'] / rows[0]['step_size']:.2f}·h as h → 0. "
-                   "A log-slope read within a factor 4 of a zero of the bias measures the distance to the zero, "
+                   + (f"; first order predicts {rows[0]['linear_response_bias'] / rows[0]['step_size']:.2f}·h at "
+                      f"h = {rows[0]['step_size']:g}. " if rows[0]["linear_response_bias"] != "" else ". ")
+                   + "A log-slope read within a factor 4 of a zero of the bias measures the distance to the zero, "
                    "not the order")
 
 
