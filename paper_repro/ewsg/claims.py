@@ -330,7 +330,10 @@ def _perturbative(r, spread=0.1):
 
 
 def _thm42_sign(root):
-    rows = [r for r in _csv(root, "thm42.csv") if r["law"] in ("ball", "skewed") and _perturbative(r)]
+    allrows = _csv(root, "thm42.csv")
+    rows = [r for r in allrows if r["law"] in ("ball", "skewed") and _perturbative(r)]
+    big = [r for r in allrows if r["exponent_spread"] > 1.0]
+    big_neg = [r for r in big if r["mean_delta"] < -Z_RESOLVED * r["se_delta"]]
     pos = [r for r in rows if r["mean_delta"] > Z_RESOLVED * r["se_delta"]]
     neg = [r for r in rows if r["mean_delta"] < -Z_RESOLVED * r["se_delta"]]
     agree = [r for r in rows if abs(r["mean_delta"] - r["mean_first_order"])
@@ -345,6 +348,8 @@ def _thm42_sign(root):
                    f"first order ε(1/n)Σ(u_i − ū)‖b_i − b̄‖² agrees in {len(agree)}/{len(rows)}. Example: {ex['law']}, "
                    f"{ex['reading']}, n = {int(ex['n'])}, h = {ex['step_size']:g}, y = ({ex['y_1']:g}, {ex['y_2']:g}): "
                    f"E[Δ] = {ex['mean_delta']:.4g} ± {ex['se_delta']:.2g} (first order {ex['mean_first_order']:.4g}). "
+                   f"Outside the first-order regime (ε·spread(u) > 1: {len(big)} cells) E[Δ] < 0 in {len(big_neg)}: the "
+                   "weights collapse onto a few indices, the variance drops and the bias grows (thm41.csv ewsg_mse_ratio_*). "
                    "The step of Appendix B that fails: 'E[f(B)] = E‖b_i − b_j‖² Σ(p_i p_j − 1/n²)' moves p_i p_j out "
                    "of the expectation as if p did not depend on B; p^E is a function of B and puts more mass on "
                    "far-out b_i, and that covariance is exactly the first-order term, ≈ ε·½Var‖b − Eb‖² > 0 for "
