@@ -491,22 +491,34 @@ def _term2_fixed_T(root):
 
 def _fig1c_repeat(root):
     s = _json(root, "fig1c_repeat.json")
+    rows = _csv(root, "fig1c_repeat.csv")
     confs, counts = s["configurations"], s["counts"]
-    mono = [f"seed {c['data_seed']}, h={c['step_size']:g}" for c in confs if c["status"] == "monotone"]
+    mono = [f"seed {int(c['data_seed'])}, h={c['step_size']:g}" for c in confs if c["status"] == "monotone"]
     drivers = {}
     for c in confs:
         for inc in c["increases"]:
-            drivers.setdefault(inc["driver"], 0)
-            drivers[inc["driver"]] += 1
+            drivers[inc["driver"]] = drivers.get(inc["driver"], 0) + 1
+    # what the equal-pass budget alone costs: SGHMC's exact KL after the same number of steps, above its 30-pass value
+    base = {(r["data_seed"], r["step_size"]): r["kl_sghmc_same_steps"] for r in rows if r["index_chain_length"] == 0}
+    budget = max(rows, key=lambda r: r["kl_sghmc_same_steps"] - base[(r["data_seed"], r["step_size"])])
+    by_h = {}
+    for c in confs:
+        by_h.setdefault(c["step_size"], {"monotone": [], "other": []})[
+            "monotone" if c["status"] == "monotone" else "other"].append(round(c["third_moment_norm"], 2))
     n = len(confs)
     status = "held" if counts["monotone"] == n else ("failed" if counts["not monotone"] > n / 2 else "inconclusive")
-    return Verdict(status, {"counts": counts, "drivers_of_increases": drivers, "monotone": mono},
+    return Verdict(status, {"counts": counts, "drivers_of_increases": drivers, "monotone": mono,
+                            "third_moment_norm_by_h": by_h},
                    f"{counts['not monotone']}/{n} draw × h configurations have a resolved increase of KL with M, "
-                   f"{counts['monotone']} are monotone ({'; '.join(mono) or 'none'}), {counts['unresolved']} unresolved; "
-                   f"the increases are driven by the mean part in {drivers.get('mean', 0)} and the covariance part in "
-                   f"{drivers.get('covariance', 0)} cases (see fig1c_repeat.csv: the budget leaves 1500/(M+1) steps, "
-                   "kl_sghmc_same_steps shows what that alone costs at small h; at large h the mean shift grows with "
-                   "the empirical third moment of the draw)")
+                   f"{counts['monotone']} are monotone ({'; '.join(mono) or 'none'}), {counts['unresolved']} unresolved. "
+                   f"Increases are driven by the mean part in {drivers.get('mean', 0)} and by the covariance part in "
+                   f"{drivers.get('covariance', 0)} cases. Not the budget: SGHMC's exact KL after the same number of outer "
+                   f"steps exceeds its 30-pass value by at most {budget['kl_sghmc_same_steps'] - base[(budget['data_seed'], budget['step_size'])]:.2f} "
+                   f"nats (seed {int(budget['data_seed'])}, h={budget['step_size']:g}, M={int(budget['index_chain_length'])}). "
+                   "The mean shift is the weights' (4) force ½ε n³ m3 (m3 the draw's empirical third moment), which a "
+                   "longer index chain applies more fully; monotone orderings occur only at h >= 0.05, where the "
+                   "covariance part that EWSG removes is large, and for draws with small ‖m3‖: "
+                   + "; ".join(f"h={h:g}: monotone ‖m3‖ {v['monotone']}, others {v['other']}" for h, v in sorted(by_h.items())))
 
 
 THEORY_CLAIMS = [
