@@ -65,7 +65,7 @@ def lp_constraints(b):
     return np.vstack([b.T, np.ones((1, n))]), np.concatenate([np.zeros(d), [1.0]])
 
 
-def optimal_unbiased_law(b, *, support_tol: float = 1e-9, tight_tol: float = 1e-9) -> OptimalSubsampling:
+def optimal_unbiased_law(b, *, support_tol: float = 1e-9, tight_tol: float = 1e-11) -> OptimalSubsampling:
     """Solve Theorem 4.1's linear program (2) with ``scipy.optimize.linprog`` (HiGHS dual simplex).
 
     Parameters
@@ -76,8 +76,9 @@ def optimal_unbiased_law(b, *, support_tol: float = 1e-9, tight_tol: float = 1e-
     support_tol : float, default 1e-9
         ``p_i`` counts as nonzero above this (the solver's feasibility tolerance is 1e-7 on a problem
         scaled to O(1); vertex solutions have exact zeros off their basis).
-    tight_tol : float, default 1e-9
-        A reduced cost counts as zero below ``tight_tol · max ‖b_i‖²``.
+    tight_tol : float, default 1e-11
+        A reduced cost counts as zero below ``tight_tol · max ‖b_i‖²`` (the duals of a non-degenerate
+        vertex are recomputed from the support in float64, so round-off is ~1e-15 of that scale).
 
     Returns
     -------
@@ -92,8 +93,11 @@ def optimal_unbiased_law(b, *, support_tol: float = 1e-9, tight_tol: float = 1e-
     Notes
     -----
     The problem is solved on ``b / s`` with ``s`` the root-mean-square norm (p is scale invariant);
-    variances are returned in the units of ``‖b‖²``. The dual values are HiGHS's equality
-    marginals, ``reduced_costs = ‖b_i‖² − λᵀb_i − μ`` recomputed from them (>= 0 up to tolerance).
+    variances are returned in the units of ``‖b‖²``. At a vertex with d + 1 nonzero entries the
+    duals (λ, μ) are unique and are recomputed by solving ``‖b_j‖² = λᵀb_j + μ`` on the support; at a
+    degenerate vertex (fewer entries) HiGHS's equality marginals are used. ``reduced_costs =
+    ‖b_i‖² − λᵀb_i − μ`` (>= 0 at an optimum; a negative value beyond round-off is reported through
+    ``margin`` < 0).
 
     Examples
     --------
@@ -119,12 +123,19 @@ def optimal_unbiased_law(b, *, support_tol: float = 1e-9, tight_tol: float = 1e-
         raise ValueError(f"linprog failed on Theorem 4.1's program: {res.message}")
     p = np.clip(res.x, 0.0, None)
     p = p / p.sum()
-    y = np.asarray(res.eqlin.marginals)
+    support = np.flatnonzero(p > support_tol)
+    if support.size == d + 1:
+        # a non-degenerate vertex: the duals are unique and solve ‖b_j‖² − λᵀb_j − μ = 0 on the support exactly
+        # (recomputed in float64 rather than taken from the solver, whose dual tolerance is 1e-7)
+        A_s = np.hstack([bs[support], np.ones((d + 1, 1))])
+        y = np.linalg.solve(A_s, cost[support])
+    else:
+        y = np.asarray(res.eqlin.marginals)
     lam, mu = y[:d], float(y[d])
     red = cost - bs @ lam - mu
     scale = float(cost.max())
     tight = np.flatnonzero(np.abs(red) <= tight_tol * scale)
     rest = np.setdiff1d(np.arange(n), tight)
     margin = float(red[rest].min() / scale) if rest.size else float("inf")
-    return OptimalSubsampling(p, np.flatnonzero(p > support_tol), float(p @ cost) * s * s, float(cost.mean()) * s * s,
+    return OptimalSubsampling(p, support, float(p @ cost) * s * s, float(cost.mean()) * s * s,
                               lam * s, mu * s * s, red * s * s, tight, margin)
