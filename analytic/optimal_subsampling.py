@@ -74,8 +74,8 @@ def optimal_unbiased_law(b, *, support_tol: float = 1e-9, tight_tol: float = 1e-
         The errors ``b_i = n∇V_i(θ) − ∇V(θ)``; they must sum to zero (so that the uniform law is
         feasible), up to round-off.
     support_tol : float, default 1e-9
-        ``p_i`` counts as nonzero above this (the solver's feasibility tolerance is 1e-7 on a problem
-        scaled to O(1); vertex solutions have exact zeros off their basis).
+        ``p_i`` counts as nonzero above this (the solver's feasibility tolerances are set to 1e-10 on
+        a problem scaled to O(1); vertex solutions have exact zeros off their basis).
     tight_tol : float, default 1e-11
         A reduced cost counts as zero below ``tight_tol · max ‖b_i‖²`` (the duals of a non-degenerate
         vertex are recomputed from the support in float64, so round-off is ~1e-15 of that scale).
@@ -118,7 +118,11 @@ def optimal_unbiased_law(b, *, support_tol: float = 1e-9, tight_tol: float = 1e-
         raise ValueError(f"the rows of b must sum to zero (b_i = n∇V_i − ∇V); their sum is {b.sum(axis=0)!r}")
     cost = np.sum(bs * bs, axis=1)
     A_eq, b_eq = lp_constraints(bs)
-    res = linprog(cost, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ds")
+    # feasibility tolerances 1e-10 (HiGHS default 1e-7): near-ties between vertices are common when n >> d
+    # (e.g. d = 1, n = 1000: optimal variances ~1e-8 of the mean ‖b‖²), and the default stops at a vertex
+    # whose certificate fails by ~1e-9
+    res = linprog(cost, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ds",
+                  options={"dual_feasibility_tolerance": 1e-10, "primal_feasibility_tolerance": 1e-10})
     if res.status != 0:
         raise ValueError(f"linprog failed on Theorem 4.1's program: {res.message}")
     p = np.clip(res.x, 0.0, None)
