@@ -218,10 +218,13 @@ def draw_thmH1(res: Path, out: Path) -> list[Path]:
     h = np.array([e["step_size"] for e in ps])
     y = np.array([e["sup_norm"] for e in ps])
     ci = np.array([e["sup_norm_ci"] for e in ps])
-    ax0.errorbar(h, y, yerr=[y - ci[:, 0], ci[:, 1] - y], fmt="o", label="EWSG (M=1) − SGHMC, measured")
+    ax0.errorbar(h, y, yerr=[y - ci[:, 0], ci[:, 1] - y], fmt="o", ms=4, label="EWSG (M=1) − SGHMC: sup-norm (debiased)")
+    amp = np.array([e["amplitude"] for e in ps])
+    ax0.errorbar(h * 1.04, amp, yerr=[3 * e["amplitude_se"] for e in ps], fmt="s", ms=3,
+                 label="amplitude along the first-order profile (±3 s.e.)")
     ax0.loglog(h, [e["predicted_sup_norm"] for e in ps], "k--", lw=1, label="first order (linear response)")
-    if "order_fit" in s:
-        f = s["order_fit"]
+    if "order_fit_amplitude" in s:
+        f = s["order_fit_amplitude"]
         xf = np.array(f["x"])
         ax0.loglog(xf, np.exp(np.polyfit(np.log(xf), np.log(f["y"]), 1)[1]) * xf ** f["slope"], "r-", lw=1,
                    label=f"fit on h <= {max(xf):g}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}]")
