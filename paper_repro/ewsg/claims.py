@@ -405,12 +405,19 @@ def _thm_h1(root):
     ratio = ", ".join(f"h={e['step_size']:g}: {e['amplitude']:.3g}±{e['amplitude_se']:.1g} / sup-norm {e['sup_norm']:.3g} "
                       f"(pred. {e['predicted_sup_norm']:.3g})" for e in ps)
     sup = s.get("order_fit", {})
+    win = [e for e in ps if e["step_size"] <= max(s["fit_window"]) + 1e-15]
+    w = np.array([(e["predicted_sup_norm"] / e["amplitude_se"]) ** 2 for e in win])
+    rat = np.array([e["amplitude"] / e["predicted_sup_norm"] for e in win])
+    pooled, pooled_se = float(np.sum(w * rat) / w.sum()), float(1 / np.sqrt(w.sum()))
     return Verdict(v.status, {**v.measured, "per_step": ps, "predicted_order": s.get("predicted_order"),
+                              "ratio_to_first_order": [pooled, pooled_se],
                               "index_law_order": s.get("index_law_order")},
                    v.detail + f" (amplitude along the first-order profile) on h <= {max(s['fit_window']):g}; "
                    f"the noise-debiased sup-norm gives {sup.get('slope', float('nan')):.3f} [{sup.get('ci_low', float('nan')):.3f}, "
                    f"{sup.get('ci_high', float('nan')):.3f}]; the exact first-order sup-norm has local order "
-                   f"{s.get('predicted_order', float('nan')):.3f} there. Per h: {ratio}; index law "
+                   f"{s.get('predicted_order', float('nan')):.3f} there. Measured / exact first-order size on that "
+                   f"window: {pooled:.3f} ± {pooled_se:.3f} (inverse-variance pooled), i.e. the deviation is the exact "
+                   f"O(h) term to within a few per cent. Per h: {ratio}; index law "
                    f"n|P(I=i|state) − 1/n| has local order {s.get('index_law_order', float('nan')):.2f} (p = 1). The "
                    "O(h) constant is large (≈ 300 on this draw, mostly the empirical third moment of the c_i), so "
                    "the second-order term of the M = 1 law is already ~20 % at h = 1e-3")
