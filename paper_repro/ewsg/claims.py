@@ -609,7 +609,7 @@ def _thm41_metric(root):
 
 def _thm42_metric(root):
     rows = [r for r in _csv(root, "thm42.csv") if r["law"] == "ball" and r["y_1"] == 0.0]
-    return {f"{r['reading']} n={r['n']} h={r['step_size']:g}": (r["mean_delta"], r["se_delta"]) for r in rows}
+    return {f"{r['reading']} n={int(r['n'])} h={r['step_size']:g}": (r["mean_delta"], r["se_delta"]) for r in rows}
 
 
 def _h1_metric(root):
@@ -627,7 +627,7 @@ def _ewsg_bias_metric(root):
 
 
 def _fig1c_repeat_metric(root):
-    return {f"seed={r['data_seed']} h={r['step_size']:g} M={r['index_chain_length']}": (r["kl"], r["kl_se"])
+    return {f"seed={int(r['data_seed'])} h={r['step_size']:g} M={int(r['index_chain_length'])}": (r["kl"], r["kl_se"])
             for r in _csv(root, "fig1c_repeat.csv")}
 
 
