@@ -39,8 +39,18 @@ def _term1(root):
     return slope_verdict(_rates(root)["fig1d"], -1.0, TOL)
 
 
+def _with_pointer(verdict, root, text):
+    """Append a pointer to the theory study's reading when its results are stored (they are optional here)."""
+    if not (Path(root) / "ewsg" / "split.json").exists():
+        return verdict
+    return Verdict(verdict.status, verdict.measured, verdict.detail + "; " + text(read_json(Path(root) / "ewsg" / "split.json")))
+
+
 def _term2(root):
-    return slope_verdict(_rates(root)["fig1e"]["EWSG"]["naive"], 1.0, TOL)
+    return _with_pointer(slope_verdict(_rates(root)["fig1e"]["EWSG"]["naive"], 1.0, TOL), root, lambda s: (
+        f"read with care: a fixed-T slope cannot show the h/T term when C1/T is present (SGHMC exact on this grid: "
+        f"{s['slopes']['fig1e_exact_mse']:.2f} with it, {s['slopes']['fig1e_exact_mse_without_sg_variance']:.2f} without; "
+        "ewsg.thm4.3.term2.fixed_T_slope)"))
 
 
 def _term2_sghmc(root):
@@ -62,7 +72,10 @@ def _term2_ewsg_excess(root):
 
 
 def _term3(root):
-    return slope_verdict(_rates(root)["fig1f"]["EWSG"], 2.0, TOL)
+    return _with_pointer(slope_verdict(_rates(root)["fig1f"]["EWSG"], 2.0, TOL), root, lambda s: (
+        "read with care: EWSG's long-run bias changes sign at h* ≈ "
+        + ", ".join(f"{c['h_star']:.2g}" for c in s["ewsg"]["sign_changes"])
+        + ", a factor ~3 below this grid, which steepens the log-slope (ewsg.thm4.3.term3.ewsg_slope_readable)"))
 
 
 def _term3_sghmc_exact(root):
