@@ -322,7 +322,7 @@ def draw_fig1c_repeat(res: Path, out: Path) -> list[Path]:
             M = [r["index_chain_length"] for r in rr]
             mono = status.get((sd, h)) == "monotone"
             ax.plot(M, [r["kl"] for r in rr], "o-" if mono else "x-", color=f"C{j % 10}", ms=3, lw=1,
-                    label=f"seed {sd}" if h == hs[0] else None)
+                    label=f"seed {int(sd)}" if h == hs[0] else None)
             ax.plot(M, [max(r["kl_mean"], 1e-4) for r in rr], ":", color=f"C{j % 10}", lw=0.8)
         ax.set_yscale("log")
         ax.set_xscale("symlog", linthresh=1)
