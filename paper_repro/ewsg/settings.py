@@ -175,7 +175,7 @@ class TheoremH1Settings(_Section51):
     law_states: int = 200
     n_boot: int = 1000
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {**_Section51.SCALE_OVERRIDES["smoke"],
-                                                 "steps": (2.5e-4, 3.5e-4, 5e-4, 8e-3), "checkpoints": 10,
+                                                 "steps": (2.5e-4, 3.5e-4, 5e-4, 8e-3), "checkpoints": 10, "horizon": 1.0,
                                                  "law_states": 20, "n_boot": 300}}
 
 
