@@ -135,14 +135,19 @@ def index_law_deviation(cfg: TheoremH1Settings, h: float) -> float:
 
 
 def _order_fit(hs, points, boots, level=0.95):
+    """Log–log slope of the (debiased) sup-norms with a bootstrap interval; ``None`` if a point estimate is 0
+    (the deviation is not resolved from the noise). Replicates at 0 are kept at the smallest float, in the tails."""
+    if np.any(np.asarray(points) <= 0):
+        return None
     lx = np.log(hs)
     slope = float(np.polyfit(lx, np.log(points), 1)[0])
-    B = np.stack(boots, axis=1)  # (n_boot, m)
+    B = np.log(np.clip(np.stack(boots, axis=1), np.finfo(float).tiny, None))  # (n_boot, m)
     lxc = lx - lx.mean()
-    bs = np.sum(lxc * (np.log(B) - np.log(B).mean(axis=1, keepdims=True)), axis=1) / np.sum(lxc**2)
+    bs = np.sum(lxc * (B - B.mean(axis=1, keepdims=True)), axis=1) / np.sum(lxc**2)
     a = (1 - level) / 2
     return {"slope": slope, "ci_low": float(np.quantile(bs, a)), "ci_high": float(np.quantile(bs, 1 - a)),
-            "level": level, "x": hs.tolist(), "y": list(points), "n_boot": int(B.shape[0])}
+            "level": level, "x": hs.tolist(), "y": list(points), "n_boot": int(B.shape[0]),
+            "n_boot_zero": int(np.sum(np.isclose(B, np.log(np.finfo(float).tiny))))}
 
 
 def theorem_h1(cfg: TheoremH1Settings, n_jobs=1, backend=None, progress=None) -> tuple[list[dict], dict]:
@@ -181,11 +186,15 @@ def _h1_summary(cfg, per_h):
                "fit_window": hs[win].tolist(), "expected_order": 1.0}
     if win.sum() >= 2:
         sel = [e for e, w in zip(per_h, win) if w]
-        summary["order_fit_amplitude"] = {**fit_slope(hs[win], [e["_amp"] for e in sel], n_boot=cfg.n_boot, rng=5).as_dict(),
-                                          "expected": 1.0}
-        summary["order_fit"] = _order_fit(hs[win], [e["sup_norm"] for e in sel], [e["_boot"] for e in sel])
-        summary["order_fit_position"] = _order_fit(hs[win], [e["sup_norm_position"] for e in sel],
-                                                   [e["_boot_pos"] for e in sel])
+        if all(e["amplitude"] > 0 for e in sel):
+            summary["order_fit_amplitude"] = {**fit_slope(hs[win], [e["_amp"] for e in sel], n_boot=cfg.n_boot,
+                                                          rng=5).as_dict(), "expected": 1.0}
+        else:  # a mean amplitude <= 0: the deviation is not resolved from the noise at some h (smoke scale)
+            summary["order_fit_amplitude_missing"] = "a mean amplitude <= 0 in the fit window: not resolved"
+        for key, pt, bt in (("order_fit", "sup_norm", "_boot"), ("order_fit_position", "sup_norm_position", "_boot_pos")):
+            fit = _order_fit(hs[win], [e[pt] for e in sel], [e[bt] for e in sel])
+            if fit is not None:
+                summary[key] = fit
         pred = np.array([e["predicted_sup_norm"] for e in sel])
         summary["predicted_order"] = float(np.polyfit(np.log(hs[win]), np.log(pred), 1)[0])
         dev = np.array([e["index_law_deviation"] for e in sel])
