@@ -412,7 +412,7 @@ def _thm_h1(root):
     s = _json(root, "thmH1.json")
     fit = s.get("order_fit_amplitude")
     if fit is None:
-        return Verdict("inconclusive", {}, "fewer than two step sizes in the fit window")
+        return Verdict("inconclusive", {}, s.get("order_fit_amplitude_missing", "fewer than two step sizes in the fit window"))
     v = slope_verdict(fit, s["expected_order"], TOL)
     ps = s["per_step"]
     ratio = ", ".join(f"h={e['step_size']:g}: {e['amplitude']:.3g}±{e['amplitude_se']:.1g} / sup-norm {e['sup_norm']:.3g} "
