@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analytic.ewsg_weights import ewsg_log_weights, metropolis_index_law, normalized_weights
+
 from ..errors import check_nonnegative_int, check_positive_int
 from .base import GradientEstimate, StepContext, check_batch, minibatch_gradient, uniform_indices
 
@@ -209,40 +211,28 @@ class EWSGIndexChain:
     def index_weights(self, target, position, momentum, step_size, friction, noise_scale) -> np.ndarray:
         """The exponential weights (4) for b = 1: ``p_i ∝ exp(½‖x + n a_i‖²)``, shape ``(chains, n)``.
 
-        Costs a full data pass; for diagnostics only. Computed with a max-shift in log space.
+        Costs a full data pass; for diagnostics only. Computed with a max-shift in log space
+        (:func:`analytic.ewsg_weights.ewsg_log_weights`, :func:`analytic.ewsg_weights.normalized_weights`).
         """
         if self.batch_size != 1:
             raise ValueError(f"index_weights enumerates single indices: batch_size must be 1, got {self.batch_size}")
-        logw = self._log_weights(target, position, momentum, step_size, friction, noise_scale)
-        w = np.exp(logw - logw.max(axis=1, keepdims=True))
-        return w / w.sum(axis=1, keepdims=True)
+        return normalized_weights(self._log_weights(target, position, momentum, step_size, friction, noise_scale))
 
     def _log_weights(self, target, position, momentum, step_size, friction, noise_scale):
         chains, n = position.shape[0], target.n
         x = ewsg_x(self.x_choice, momentum, step_size, friction, noise_scale)
         idx = np.broadcast_to(np.arange(n), (chains, n))
         g = target.prior_gradient(position)[:, None, :] + n * target.data_gradients(position, idx)
-        y = x[:, None, :] + (np.sqrt(step_size) / noise_scale) * g
-        return 0.5 * np.sum(y * y, axis=-1)
+        return ewsg_log_weights(x, g, step_size, noise_scale)
 
     def index_law(self, target, position, momentum, step_size, friction, noise_scale) -> np.ndarray:
         """Exact law of the index after ``M`` Metropolis steps from a uniform start, shape ``(chains, n)``.
 
-        Enumerates the ``n × n`` Metropolis transition matrix per chain (O(n³) per chain): for
+        Enumerates the ``n × n`` Metropolis transition matrix per chain
+        (:func:`analytic.ewsg_weights.metropolis_index_law`, O(M n²) per chain): for
         diagnostics (the conditional covariance in Theorem 4.3) and tests, b = 1 only.
         """
         if self.batch_size != 1:
             raise ValueError(f"index_law enumerates single indices: batch_size must be 1, got {self.batch_size}")
-        logw = self._log_weights(target, position, momentum, step_size, friction, noise_scale)
-        n = target.n
-        out = np.empty_like(logw)
-        for c in range(logw.shape[0]):
-            lw = logw[c]
-            P = np.minimum(1.0, np.exp(np.minimum(lw[None, :] - lw[:, None], 0.0))) / n  # P[i, j], j != i
-            np.fill_diagonal(P, 0.0)
-            P[np.arange(n), np.arange(n)] = 1.0 - P.sum(axis=1)
-            p = np.full(n, 1.0 / n)
-            for _ in range(self.index_chain_length):
-                p = p @ P
-            out[c] = p
-        return out
+        return metropolis_index_law(self._log_weights(target, position, momentum, step_size, friction, noise_scale),
+                                    self.index_chain_length)
