@@ -167,7 +167,7 @@ def panel_fig1(res: Path, out: Path) -> list[Path]:
     if not _have(res, "fig1.csv", "fig1_map.csv", "fig1.json"):
         return []
     rows, mp, d = read_csv(res / "fig1.csv"), read_csv(res / "fig1_map.csv"), read_json(res / "fig1.json")
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    fig, axes = plt.subplots(1, 4, figsize=(20, 4))
     for ax, axis, col, xl in ((axes[0], "evaluations", "evaluations", "per-datum gradient evaluations"),
                               (axes[1], "seconds", "seconds", "wall-clock seconds (one chain, this machine)")):
         for reading, ls in (("SGLD", "-"), ("vrSG-LD", "--")):
@@ -180,14 +180,15 @@ def panel_fig1(res: Path, out: Path) -> list[Path]:
     axes[1].set_title("Figure 1 vs wall-clock (measured s/step × steps)")
     hk = sorted({r["h_kappa"] for r in mp})
     Ts = sorted({r["T"] for r in mp})
-    grid = np.array([[next(r["best_n"] for r in mp if r["h_kappa"] == h and r["T"] == T) for T in Ts] for h in hk])
-    im = axes[2].imshow(np.log10(grid), origin="lower", aspect="auto", cmap="coolwarm",
-                        extent=(np.log10(Ts[0]) - 0.5, np.log10(Ts[-1]) + 0.5, np.log10(hk[0]) - 0.25, np.log10(hk[-1]) + 0.25))
-    fig.colorbar(im, ax=axes[2], label="log10 best n (SGLD)")
-    for i, h in enumerate(hk):
-        for j, T in enumerate(Ts):
-            axes[2].text(np.log10(T), np.log10(h), str(int(grid[i, j])), ha="center", va="center", fontsize=6)
-    axes[2].set(xlabel="log10 T (gradient evaluations)", ylabel="log10 hκ", title="which n is lowest, by (h, T)")
+    for ax, key, title in ((axes[2], "best_n", "lowest n at T gradient evaluations"),
+                           (axes[3], "best_n_wallclock", "lowest n at the wall-clock n = 1 needs for T steps")):
+        grid = np.array([[next(r[key] for r in mp if r["h_kappa"] == h and r["T"] == T) for T in Ts] for h in hk])
+        ax.imshow(np.log10(grid), origin="lower", aspect="auto", cmap="coolwarm", vmin=0, vmax=2,
+                  extent=(np.log10(Ts[0]) - 0.5, np.log10(Ts[-1]) + 0.5, np.log10(hk[0]) - 0.25, np.log10(hk[-1]) + 0.25))
+        for i, h in enumerate(hk):
+            for j, T in enumerate(Ts):
+                ax.text(np.log10(T), np.log10(h), str(int(grid[i, j])), ha="center", va="center", fontsize=6)
+        ax.set(xlabel="log10 T", ylabel="log10 hκ", title=f"SGLD: {title}")
     return _save_theory(fig, out, "fig1")
 
 
@@ -200,8 +201,8 @@ def panel_thm6(res: Path, out: Path) -> list[Path]:
     fig, axes = plt.subplots(1, 4, figsize=(19, 4))
     ax = axes[0]
     n1 = [r["n1"] for r in lam]
-    for key, col in (("printed", "C3"), ("derived", "C0"), ("exact", "C2")):
-        ax.errorbar(n1, [r[f"lambda_{key}"] for r in lam], yerr=[3 * r[f"lambda_{key}_se"] for r in lam], fmt="o-", ms=3,
+    for key, col, fmt in (("printed", "C3", "o-"), ("exact", "C2", "o-"), ("derived", "C0", "x--")):
+        ax.errorbar(n1, [r[f"lambda_{key}"] for r in lam], yerr=[3 * r[f"lambda_{key}_se"] for r in lam], fmt=fmt, ms=4,
                     color=col, label=f"λ {key}")
     ax.axvline(d["setup"]["n2"], color="0.5", ls=":")
     ax.axhline(0, color="k", lw=0.5)

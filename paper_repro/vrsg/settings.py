@@ -67,7 +67,7 @@ class IdentitiesSettings(ScaledSettings):
     unbiased_n1: int = 100
     unbiased_n2: int = 10
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"enum_sizes": (2, 3, 4, 5), "enum_populations": 2, "prop10_size": 5,
-                                                 "mc_draws": 20_000, "unbiased_draws": 10_000,
+                                                 "mc_draws": 10_000, "unbiased_draws": 5_000,
                                                  "mc_batch_sizes": (1, 100, 900)}}
 
 
@@ -120,8 +120,8 @@ class Corollary4Settings(_VRSGGaussian):
     theta_sensitivity: float = 0.0
     h_search_xatol: float = 1e-3
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"batch_sizes": (1, 10, 100, 1000),
-                                                 "budgets": (1e4, 1e6, 1e8, 1e10, 1e12, 1e14),
-                                                 "h_search_xatol": 1e-2}}
+                                                 "budgets": (1e4, 1e6, 1e8, 1e10, 1e13), "starts": ("prior",),
+                                                 "step_rules": ("bound_capped", "optimal"), "h_search_xatol": 1e-2}}
 
 
 @dataclass(frozen=True)
@@ -131,9 +131,9 @@ class Figure1Settings(_VRSGGaussian):
     Two readings of "vrSG-MCMC with minibatches of size n": SGLD with minibatch n (Corollary 4 is about
     SG-MCMC) and vrSG-LD with current minibatch ``n2 = n`` and the §5 settings ``n1 = 100, m = 10``.
     Fixed ``step_size`` (the text gives none; ``hκ ≈ 0.1``). MSE exact at ``checkpoints`` log-spaced
-    budgets up to ``max_evaluations``; wall-clock = steps × the measured seconds per step of one chain
-    (``run_chains`` timed with ``time.perf_counter``, best of ``timing_repeats`` runs of
-    ``timing_steps`` steps). The map: which n is lowest at each (h, T) of ``map_h_kappa × map_budgets``.
+    budgets up to ``max_evaluations`` gradient evaluations and up to ``max_seconds`` of wall-clock; wall-clock =
+    steps × the measured seconds per step of one chain (``run_chains`` timed with ``time.perf_counter``,
+    best of ``timing_repeats`` runs of ``timing_steps`` steps after a discarded warm-up run). The map: which n is lowest at each (h, T) of ``map_h_kappa × map_budgets``.
     """
 
     batch_sizes: tuple = (1, 10, 100)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.optimize import minimize_scalar, nnls
+from threadpoolctl import threadpool_limits
 
 from analytic import vrsg as V
 from analytic import vrsg_gaussian as G
@@ -74,6 +75,17 @@ def machine_info() -> dict:
     return {"machine": platform.machine(), "processor": platform.processor(), "system": platform.system(),
             "python": platform.python_version(), "numpy": np.__version__, "cpu_count": os.cpu_count(),
             "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
+
+
+def single_threaded_blas(fn):
+    """Run an experiment with BLAS on one thread: its matrix products are small (chains × N by N × d, 22 × 22), and
+    on a shared machine OpenBLAS threads contend with the other processes (measured: a 400 × 8 by 8 × 532 product
+    took 40 ms multi-threaded at load 10 on 2 cores, 2.4 ms on one thread). Parallelism comes from joblib blocks."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with threadpool_limits(limits=1, user_api="blas"):
+            return fn(*args, **kwargs)
+    return run
 
 
 def _rel(a, b):
@@ -259,6 +271,7 @@ def _symbolic() -> dict:
             "corollary4_stationary_point_is_maximum": bool(c4["second_derivative"].is_negative)}
 
 
+@single_threaded_blas
 def run_identities(cfg: IdentitiesSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Write ``identities.json`` (every exact check, its tolerance and result), ``identities_enum.csv``
     (eq. (7) by enumeration, both schemes), ``identities_lemma2.csv`` and ``identities_mc.csv``."""
@@ -395,6 +408,7 @@ def _thm3_mc(cfg, x, n_jobs, backend) -> list[dict]:
     return rows
 
 
+@single_threaded_blas
 def run_theorem3(cfg: Theorem3Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Write ``thm3.csv`` (exact MSE grid), ``thm3_fit.json`` (three-term fits) and ``thm3_mc.csv`` (Monte Carlo check)."""
     x = gaussian_data(cfg)
@@ -426,10 +440,18 @@ def _mse_at(x, n, h, T, start, prior_precision) -> tuple[float, int]:
 
 
 def _optimal_h(x, n, T, start, prior_precision, xatol) -> float:
+    """The step minimizing the exact MSE at budget T: a log grid of 41 values of hκ in [1e-7, 1.99] (the MSE is flat
+    at small h, where it is the initial error that has not relaxed, so a local search alone can stall there), then a
+    bounded Brent search on log h between the grid neighbours of the best grid point."""
     k = x.size + prior_precision
     obj = lambda lh: math.log(_mse_at(x, n, math.exp(lh) / k, T, start, prior_precision)[0])  # noqa: E731
-    r = minimize_scalar(obj, bounds=(math.log(1e-9), math.log(1.99)), method="bounded", options={"xatol": xatol})
-    return math.exp(r.x) / k
+    grid = np.linspace(math.log(1e-7), math.log(1.99), 41)
+    vals = [obj(g) for g in grid]
+    j = int(np.argmin(vals))
+    lo, hi = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
+    r = minimize_scalar(obj, bounds=(lo, hi), method="bounded", options={"xatol": xatol})
+    best = r.x if r.fun <= vals[j] else grid[j]
+    return math.exp(best) / k
 
 
 def _cor4_rows(cfg, x, theta_label, start, rule) -> list[dict]:
@@ -483,6 +505,7 @@ def _cor4_predictions(cfg, x) -> dict:
             "printed_optimal_n_formula": "8T/(27 N^6 Gamma^3): the stationary point of (9) in n, a maximum"}
 
 
+@single_threaded_blas
 def run_corollary4(cfg: Corollary4Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Write ``cor4.csv`` (exact MSE at each budget, n, start, step rule, generating θ) and ``cor4.json``."""
     rows, preds = [], {}
@@ -558,15 +581,23 @@ def _fig1_curves(cfg, x, sec) -> list[dict]:
     return rows
 
 
-def _fig1_map(cfg, x) -> list[dict]:
+def _fig1_map(cfg, x, sec) -> list[dict]:
+    """SGLD: which n has the lowest exact MSE at each (hκ, T), T in gradient evaluations, and at the same wall-clock
+    (the time n = 1 needs for T steps, converted to steps of each n with its measured seconds per step)."""
     k = x.size + cfg.prior_precision
     rows = []
     for hk in cfg.map_h_kappa:
         for T in cfg.map_budgets:
-            m = {n: float(G.sgld_time_average_mse(x, hk / k, [max(1, int(T // n))], n, prior_precision=cfg.prior_precision,
-                                                  start=cfg.start).mse[0]) for n in cfg.batch_sizes}
-            best = min(m, key=m.get)
-            rows.append({"h_kappa": hk, "T": T, "best_n": best, **{f"mse_n{n}": v for n, v in m.items()}})
+            def mse(n, L, h=hk / k):
+                return float(G.sgld_time_average_mse(x, h, [max(1, int(L))], n, prior_precision=cfg.prior_precision,
+                                                     start=cfg.start).mse[0])
+
+            ev = {n: mse(n, T // n) for n in cfg.batch_sizes}
+            secs = T * sec[("SGLD", min(cfg.batch_sizes))]
+            wc = {n: mse(n, secs / sec[("SGLD", n)]) for n in cfg.batch_sizes}
+            rows.append({"h_kappa": hk, "T": T, "seconds": secs, "best_n": min(ev, key=ev.get),
+                         "best_n_wallclock": min(wc, key=wc.get), **{f"mse_n{n}": v for n, v in ev.items()},
+                         **{f"mse_wallclock_n{n}": v for n, v in wc.items()}})
     return rows
 
 
@@ -585,23 +616,27 @@ def _fig1_verdicts(rows, cfg) -> dict:
     return out
 
 
+@single_threaded_blas
 def run_figure1(cfg: Figure1Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Write ``fig1.csv`` (exact MSE vs evaluations and vs measured wall-clock), ``fig1_map.csv`` and ``fig1.json``."""
     x = gaussian_data(cfg)
     sec = {(reading, n): _seconds_per_step(cfg, reading, n) for reading in ("SGLD", "vrSG-LD") for n in cfg.batch_sizes}
     rows = _fig1_curves(cfg, x, sec)
-    mp = _fig1_map(cfg, x)
+    mp = _fig1_map(cfg, x, sec)
     out = Path(out_dir)
     write_csv(out / "fig1.csv", rows, header_comment=(
         "vrSG Figure 1: EXACT MSE of the time average of theta^2 (theta_0 ~ prior) vs per-datum gradient evaluations "
         "and vs wall-clock seconds = steps x measured seconds per step of ONE chain on this machine (see fig1.json)"))
-    write_csv(out / "fig1_map.csv", mp, header_comment="SGLD: which n in {1,10,100} has the lowest EXACT MSE at (h kappa, T)")
+    write_csv(out / "fig1_map.csv", mp, header_comment=(
+        "SGLD: which n in {1,10,100} has the lowest EXACT MSE at (h kappa, T gradient evaluations), and at the wall-clock "
+        "time n = 1 needs for T steps (best_n_wallclock; measured seconds per step, see fig1.json)"))
     write_json(out / "fig1.json", {
         "seconds_per_step": {f"{k[0]}|n={k[1]}": v for k, v in sec.items()},
         "timing_method": (f"verify.runner.run_chains on 1 chain, {cfg.timing_steps} steps, time.perf_counter, best of "
                           f"{cfg.timing_repeats} after one discarded warm-up run"),
         "machine": machine_info(), "verdicts": _fig1_verdicts(rows, cfg),
         "map_fraction_n1_best": float(np.mean([r["best_n"] == min(cfg.batch_sizes) for r in mp])),
+        "map_fraction_n1_best_wallclock": float(np.mean([r["best_n_wallclock"] == min(cfg.batch_sizes) for r in mp])),
         "scale": cfg.scale, "settings": cfg.as_dict(), "versions": package_versions()})
 
 
@@ -629,6 +664,7 @@ def _crossover_n1(x, cfg, m, h) -> int | None:
     return hi
 
 
+@single_threaded_blas
 def run_theorem6_mse(cfg: Theorem6MSESettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Write ``thm6_mse.csv`` and ``thm6_mse.json``: exact MSE of vrSG-LD (n1, n2, m) against SGLD (n2)."""
     x = gaussian_data(cfg)
