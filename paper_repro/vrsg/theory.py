@@ -633,7 +633,8 @@ def run_figure1(cfg: Figure1Settings, out_dir, n_jobs=1, backend=None, progress=
     write_json(out / "fig1.json", {
         "seconds_per_step": {f"{k[0]}|n={k[1]}": v for k, v in sec.items()},
         "timing_method": (f"verify.runner.run_chains on 1 chain, {cfg.timing_steps} steps, time.perf_counter, best of "
-                          f"{cfg.timing_repeats} after one discarded warm-up run"),
+                          f"{cfg.timing_repeats} after one discarded warm-up run, BLAS limited to one thread, machine shared "
+                          "with other jobs (load average in 'machine')"),
         "machine": machine_info(), "verdicts": _fig1_verdicts(rows, cfg),
         "map_fraction_n1_best": float(np.mean([r["best_n"] == min(cfg.batch_sizes) for r in mp])),
         "map_fraction_n1_best_wallclock": float(np.mean([r["best_n_wallclock"] == min(cfg.batch_sizes) for r in mp])),
