@@ -45,6 +45,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/bench_samplers.py
 	$(PY) bench/bench_transport.py
+	$(PY) bench/bench_vrsg.py
 
 clean-results:
 	rm -rf results figures/out

@@ -11,7 +11,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402,F401
+import matplotlib.pyplot as plt  # noqa: E402
 
 __all__ = ["draw_all", "PANELS"]
 
@@ -26,3 +26,222 @@ def draw_all(results_dir, out_dir) -> list[Path]:
     for panel in PANELS:
         paths += panel(res, out)
     return paths
+
+
+# =================================================================================================
+# The theory half: identities (Lemma 2, eq. (7), schemes), Theorem 3, Corollary 4, Figure 1, Theorem 6.
+# Reads identities*.csv/json, thm3*.csv/json, cor4.*, fig1*.*, thm6*.csv/json, thm6_mse.* only.
+# =================================================================================================
+
+import numpy as np  # noqa: E402
+
+from verify.store.io import read_csv, read_json  # noqa: E402
+
+
+def _save_theory(fig, out: Path, name: str) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in ("png", "pdf"):
+        p = out / f"{name}.{ext}"
+        fig.savefig(p, dpi=150, bbox_inches="tight")
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def _have(res: Path, *names) -> bool:
+    return all((res / n).exists() for n in names)
+
+
+def panel_identities(res: Path, out: Path) -> list[Path]:
+    """identities.png: eq. (7) by enumeration and Monte Carlo in both schemes; Lemma 2's forms in float64."""
+    if not _have(res, "identities_enum.csv", "identities_lemma2.csv", "identities_mc.csv"):
+        return []
+    enum, l2, mc = (read_csv(res / f) for f in ("identities_enum.csv", "identities_lemma2.csv", "identities_mc.csv"))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    ratio = lambda r, N: (N - 1) / (N - r["n"])  # noqa: E731  (N-1)/(N-n): with-replacement over (7)
+    for scheme, col, mk in (("without", "C0", "o"), ("with", "C3", "s")):
+        rr = [r for r in enum if r["scheme"] == scheme and r["eq7_without"] > 0]
+        a.scatter([ratio(r, r["N"]) for r in rr], [r["enumerated"] / r["eq7_without"] for r in rr], s=14, color=col,
+                  marker=mk, alpha=0.6, label=f"{scheme} replacement: enumeration (N <= 7)")
+        mm = [r for r in mc if r["scheme"] == scheme and r["eq7_without"] > 0]
+        a.errorbar([ratio(r, 1000) for r in mm], [r["mc_mean"] / r["eq7_without"] for r in mm],
+                   yerr=[3 * r["mc_se"] / r["eq7_without"] for r in mm], fmt=mk, mfc="none", color=col, ms=8,
+                   label=f"{scheme}: Monte Carlo, N = 1000 (±3 s.e.)")
+    u = np.geomspace(1, 12, 50)
+    a.plot(u, np.ones_like(u), "C0-", lw=1, label="(7): (N−n)N²Γ/n")
+    a.plot(u, u, "C3--", lw=1, label="with replacement: (N−1)N²Γ/n")
+    a.set(xscale="log", yscale="log", xlabel="(N − 1)/(N − n)", ylabel="E‖ΔV‖² / [(N−n)N²Γ/n]",
+          title="eq. (7) holds only without replacement")
+    a.legend(fontsize=7)
+    adv = [r for r in l2 if r["adversarial"] in (True, "True")]
+    names = [r["population"] for r in adv]
+    x = np.arange(len(names))
+    floor = 1e-18
+    for off, key, col, lab in ((-0.2, "rel_err_centred", "C0", "centred Σ‖a−ā‖²/(N(N−1))"),
+                               (0.2, "rel_err_printed", "C3", "Lemma 2 as printed")):
+        v = [max(r[key], floor) for r in adv]
+        b.bar(x + off, v, width=0.4, color=col, label=lab)
+    b.set(yscale="log", ylabel="|Γ_float64 − Γ_exact| / Γ_exact", title="Lemma 2's Γ in float64 vs exact rationals")
+    b.set_xticks(x, names, rotation=40, ha="right", fontsize=7)
+    b.axhline(1e-12, color="0.5", ls=":", lw=1)
+    b.legend(fontsize=7)
+    return _save_theory(fig, out, "identities")
+
+
+def panel_thm3(res: Path, out: Path) -> list[Path]:
+    """thm3.png: exact MSE vs L (per n) with the per-n three-term fits; fitted constants vs n against the exact ones."""
+    if not _have(res, "thm3.csv", "thm3_fit.json"):
+        return []
+    rows, fit = read_csv(res / "thm3.csv"), read_json(res / "thm3_fit.json")
+    hks = sorted({r["h_kappa"] for r in rows})
+    hk = hks[len(hks) // 2]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    for j, n in enumerate(sorted({r["n"] for r in rows})):
+        rr = sorted((r for r in rows if r["n"] == n and r["h_kappa"] == hk), key=lambda r: r["L"])
+        L = np.array([r["L"] for r in rr])
+        h = rr[0]["step_size"]
+        c = fit["per_n"][str(int(n))]["coef"]
+        a.loglog(L, [r["mse"] for r in rr], "o", color=f"C{j}", label=f"n = {int(n)}")
+        a.loglog(L, c[0] * rr[0]["noise_var"] / L + c[1] / (L * h) + c[2] * h * h, "-", color=f"C{j}", lw=1)
+    a.set(xlabel="L (steps)", ylabel="exact MSE of the time average of θ²",
+          title=f"Theorem 3 on the §5 model (hκ = {hk:g}); lines: per-n fits")
+    a.legend(fontsize=7)
+    ns = sorted(fit["per_n"], key=int)
+    pred = fit["predicted"]
+    for k, (name, ref) in enumerate((("c_noise", pred["c_noise"]), ("C1", pred["C1"]))):
+        y = [fit["per_n"][n]["coef"][k] / ref for n in ns]
+        ok = [i for i, v in enumerate(y) if v > 0]
+        b.plot([int(ns[i]) for i in ok], [y[i] for i in ok], "o-", label=f"{name} fit / exact")
+    c3 = [fit["per_n"][n]["coef"][2] for n in ns]
+    lo = [fit["per_n"][n]["ci_low"][2] for n in ns]
+    hi = [fit["per_n"][n]["ci_high"][2] for n in ns]
+    b2 = b.twinx()
+    b2.errorbar([int(n) for n in ns], c3, yerr=[np.subtract(c3, lo), np.subtract(hi, c3)], fmt="s", color="C3",
+                label="C3 (h² constant), 95 % interval")
+    b2.plot([int(n) for n in ns], [pred["C3_by_n"][n] for n in ns], "--", color="C3", lw=1, label="exact ((Eζ²+κ)/2κ)²")
+    b2.set(yscale="log", ylabel="C3(n)")
+    b.set(xscale="log", xlabel="minibatch n", ylabel="fitted / exact constant", ylim=(0.5, 1.5),
+          title="the noise and 1/(Lh) constants are n-free; C3 is not")
+    b.legend(fontsize=7, loc="upper left")
+    b2.legend(fontsize=7, loc="upper right")
+    return _save_theory(fig, out, "thm3")
+
+
+def panel_cor4(res: Path, out: Path) -> list[Path]:
+    """cor4.png: exact MSE vs n at fixed budgets for the three step-size rules; thresholds of Corollary 4."""
+    if not _have(res, "cor4.csv", "cor4.json"):
+        return []
+    rows, d = read_csv(res / "cor4.csv"), read_json(res / "cor4.json")
+    pred = d["predictions"]["prior draw"]
+    rules = [r for r in ("bound_capped", "bound", "optimal") if any(x["rule"] == r for x in rows)]
+    fig, axes = plt.subplots(1, len(rules) + 1, figsize=(4.2 * (len(rules) + 1), 4))
+    Ts = sorted({r["T"] for r in rows})
+    show = Ts[:: max(1, len(Ts) // 6)]
+    cmap = plt.get_cmap("viridis")
+    for ax, rule in zip(axes, rules):
+        for j, T in enumerate(show):
+            rr = sorted((r for r in rows if r["rule"] == rule and r["T"] == T and r["theta"] == "prior draw"
+                         and r["start"] == "prior" and r["stable"] in (True, "True")), key=lambda r: r["n"])
+            if rr:
+                ax.loglog([r["n"] for r in rr], [r["mse"] for r in rr], "o-", ms=3, color=cmap(j / max(1, len(show) - 1)),
+                          label=f"T = {T:.0e}")
+        ax.set(xlabel="minibatch n", ylabel="exact MSE at budget T = nL", title=f"step rule: {rule}")
+        ax.legend(fontsize=6)
+    ax = axes[-1]
+    for key, v in d["summary"].items():
+        if "prior draw" not in key:
+            continue
+        ax.semilogx([r["T"] for r in v], [r["best_n"] for r in v], "o-", ms=3, label=key.replace("prior draw|", ""))
+    for thr, lab in ((pred["small_budget_below"], "27/8 Γ³N⁶"), (pred["large_budget_above"], "27/8 Γ³N⁷")):
+        ax.axvline(thr, color="0.4", ls=":", lw=1)
+        ax.text(thr, 500, lab, rotation=90, fontsize=7, va="center")
+    ax.set(yscale="log", xlabel="budget T (gradient evaluations)", ylabel="best n",
+           title="Corollary 4 predicts best n: N → 1")
+    ax.legend(fontsize=6)
+    return _save_theory(fig, out, "cor4")
+
+
+def panel_fig1(res: Path, out: Path) -> list[Path]:
+    """fig1.png: MSE vs gradient evaluations and vs measured wall-clock (n = 1, 10, 100), and the (h, T) map."""
+    if not _have(res, "fig1.csv", "fig1_map.csv", "fig1.json"):
+        return []
+    rows, mp, d = read_csv(res / "fig1.csv"), read_csv(res / "fig1_map.csv"), read_json(res / "fig1.json")
+    fig, axes = plt.subplots(1, 4, figsize=(20, 4))
+    for ax, axis, col, xl in ((axes[0], "evaluations", "evaluations", "per-datum gradient evaluations"),
+                              (axes[1], "seconds", "seconds", "wall-clock seconds (one chain, this machine)")):
+        for reading, ls in (("SGLD", "-"), ("vrSG-LD", "--")):
+            for j, n in enumerate(sorted({r["n"] for r in rows})):
+                rr = [r for r in rows if r["reading"] == reading and r["n"] == n and r["axis"] == axis]
+                ax.loglog([r[col] for r in rr], [r["mse"] for r in rr], ls, color=f"C{j}", label=f"{reading} n = {int(n)}")
+        ax.set(xlabel=xl, ylabel="exact MSE of the time average of θ²")
+        ax.legend(fontsize=6)
+    axes[0].set_title(f"Figure 1 vs gradient evaluations (h = {d['settings']['step_size']:g})")
+    axes[1].set_title("Figure 1 vs wall-clock (measured s/step × steps)")
+    hk = sorted({r["h_kappa"] for r in mp})
+    Ts = sorted({r["T"] for r in mp})
+    for ax, key, title in ((axes[2], "best_n", "lowest n at T gradient evaluations"),
+                           (axes[3], "best_n_wallclock", "lowest n at the wall-clock n = 1 needs for T steps")):
+        grid = np.array([[next(r[key] for r in mp if r["h_kappa"] == h and r["T"] == T) for T in Ts] for h in hk])
+        ax.imshow(np.log10(grid), origin="lower", aspect="auto", cmap="coolwarm", vmin=0, vmax=2,
+                  extent=(np.log10(Ts[0]) - 0.5, np.log10(Ts[-1]) + 0.5, np.log10(hk[0]) - 0.25, np.log10(hk[-1]) + 0.25))
+        for i, h in enumerate(hk):
+            for j, T in enumerate(Ts):
+                ax.text(np.log10(T), np.log10(h), str(int(grid[i, j])), ha="center", va="center", fontsize=6)
+        ax.set(xlabel="log10 T", ylabel="log10 hκ", title=f"SGLD: {title}")
+    return _save_theory(fig, out, "fig1")
+
+
+def panel_thm6(res: Path, out: Path) -> list[Path]:
+    """thm6.png: λ vs n1 on real chains; the O(mh) remainder and Lemma 5 vs k h; exact MSE ratio vs n1 (§5 model)."""
+    if not _have(res, "thm6_lambda.csv", "thm6_gap.csv", "thm6_lemma5.csv", "thm6.json", "thm6_mse.csv"):
+        return []
+    lam, gap, l5 = (read_csv(res / f) for f in ("thm6_lambda.csv", "thm6_gap.csv", "thm6_lemma5.csv"))
+    mse, d = read_csv(res / "thm6_mse.csv"), read_json(res / "thm6.json")
+    fig, axes = plt.subplots(1, 4, figsize=(19, 4))
+    ax = axes[0]
+    n1 = [r["n1"] for r in lam]
+    for key, col, fmt in (("printed", "C3", "o-"), ("exact", "C2", "o-"), ("derived", "C0", "x--")):
+        ax.errorbar(n1, [r[f"lambda_{key}"] for r in lam], yerr=[3 * r[f"lambda_{key}_se"] for r in lam], fmt=fmt, ms=4,
+                    color=col, label=f"λ {key}")
+    ax.axvline(d["setup"]["n2"], color="0.5", ls=":")
+    ax.axhline(0, color="k", lw=0.5)
+    ax.set(xscale="log", yscale="symlog", xlabel="anchor minibatch n1", ylabel="λ_l (mean over chains ± 3 s.e.)",
+           title=f"Theorem 6 on Pima, n2 = {d['setup']['n2']}, m = {d['setup']['m']}")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    sign = d["fits"]["remainder_mean"].get("sign", 1.0)
+    for j, h in enumerate(sorted({r["step_size"] for r in gap})):
+        rr = [r for r in gap if r["step_size"] == h]
+        ax.errorbar([r["gap_time"] for r in rr], [sign * r["remainder_mean"] for r in rr],
+                    yerr=[3 * r["remainder_se"] for r in rr], fmt="o", ms=3, color=f"C{j}", label=f"h = {h:g}: −E[remainder]"
+                    if sign < 0 else f"h = {h:g}")
+        ax.plot([r["gap_time"] for r in rr], [r["remainder_rms"] for r in rr], "x", color=f"C{j}", ms=4)
+    ax.set(xscale="log", yscale="log", xlabel="gap k h (time between θ and θ̃)", ylabel="remainder λ_exact − λ_derived",
+           title="O(mh) term: mean (o) and RMS (x)")
+    ax.legend(fontsize=6)
+    ax = axes[2]
+    for j, h in enumerate(sorted({r["step_size"] for r in l5})):
+        rr = [r for r in l5 if r["step_size"] == h]
+        ax.errorbar([r["gap_time"] for r in rr], [r["projection_mean"] for r in rr], yerr=[3 * r["projection_se"] for r in rr],
+                    fmt="o", ms=3, color=f"C{j}", label=f"h = {h:g}")
+    xs = np.array(sorted({r["gap_time"] for r in l5}))
+    per = l5[0]["first_order_prediction"] / l5[0]["gap_time"]
+    ax.plot(xs, per * xs, "k--", lw=1, label="first order k h ‖J(−∇V)‖")
+    ax.set(xscale="log", yscale="log", xlabel="gap k h", ylabel="E(ᾱ − β̄) (projected)", title="Lemma 5 in the transient")
+    ax.legend(fontsize=6)
+    ax = axes[3]
+    h0 = mse[0]["step_size"]
+    for j, m in enumerate(sorted({r["m"] for r in mse})):
+        rr = sorted((r for r in mse if r["m"] == m and r["step_size"] == h0), key=lambda r: r["n1"])
+        ax.loglog([r["n1"] for r in rr], [r["ratio_equal_steps"] for r in rr], "o-", ms=3, color=f"C{j}", label=f"m = {int(m)}")
+    rr = sorted((r for r in mse if r["m"] == 1 and r["step_size"] == h0 and r["per_step_prediction"] > 0), key=lambda r: r["n1"])
+    ax.loglog([r["n1"] for r in rr], [r["per_step_prediction"] for r in rr], "k:", lw=1, label="per-step E‖ΔV‖² ratio")
+    ax.axhline(1, color="k", lw=0.5)
+    ax.axvline(rr[0]["n2"], color="0.5", ls=":")
+    ax.set(xlabel="anchor minibatch n1", ylabel="MSE vrSG-LD / MSE SGLD(n2)", title=f"§5 model, exact, h = {h0:g}, equal steps")
+    ax.legend(fontsize=6)
+    return _save_theory(fig, out, "thm6")
+
+
+PANELS += [panel_identities, panel_thm3, panel_cor4, panel_fig1, panel_thm6]

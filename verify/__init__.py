@@ -10,7 +10,7 @@ Module map
 ==============================  =====================================================================
 ``errors``                      :class:`~verify.errors.DivergenceError`; the ``check_*`` validators
 ``targets.base``                the finite-sum potential protocol
-``targets.gaussian``            EWSG §5.1 Gaussian (exact laws), one-datum Gaussians (LS-SGLD §4.1)
+``targets.gaussian``            EWSG §5.1 Gaussian (exact laws), one-datum Gaussians (LS-SGLD §4.1), vrSG §5 model
 ``targets.mixtures``            HSG-HMC and LS-SGLD Gaussian mixtures, grid quadrature, exact draws
 ``targets.logistic``            Bayesian logistic regression = likelihood × prior (Gaussian, Gamma)
 ``targets.datasets``            offline data: built-in sets, user LIBSVM files (``--data``)

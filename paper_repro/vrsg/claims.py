@@ -6,7 +6,10 @@ of the paper.
 """
 from __future__ import annotations
 
-from verify.ledger.claims import not_run_claim, register
+from pathlib import Path
+
+from verify.ledger.claims import Claim, Verdict, not_run_claim, register, slope_verdict
+from verify.store.io import read_csv, read_json
 
 SEED = "002_245183f35db8d795.txt"
 P = "vrsg"
@@ -41,3 +44,509 @@ register(
         "vrSG-MCMC's test perplexity below SGLD's at equal data passes",
         _DEEP.format(what="2-layer LSTM language model on WikiText-2 (2,088,628 training tokens)")),
 )
+
+
+# =================================================================================================
+# The theory half: Lemma 2, Theorem 3 (eq. (7)), Corollary 4, Figure 1, eqs. (10)-(12), Proposition 10,
+# Lemma 5, Theorem 6, Remark 8. Evaluators read results/vrsg/ only (paper_repro.vrsg.theory, theory_lambda).
+# =================================================================================================
+
+#: Relative error below which an exact identity counts as verified in float64: the sums involved have at
+#: most a few thousand O(1) terms, so round-off is ~1e-15; 1e-12 leaves three digits of margin.
+EXACT_TOL = 1e-12
+#: Slope band for the O(mh) rates (fit window k h λ_max <= 0.25, where the first-order term dominates).
+MH_SLOPE_TOL = 0.2
+#: Relative band for a fitted Theorem 3 constant against the model's exact asymptotic constant: the
+#: three-term form is the h → 0, Lhκ → ∞ limit and the grid reaches hκ = 0.2, where O(hκ) corrections are ~10 %.
+CONST_TOL = 0.15
+#: On the wall-clock axis, MSE differences below this fraction are within the timing's reproducibility.
+WALLCLOCK_TIE = 0.05
+
+_EXACT_WHY = f"relative error <= {EXACT_TOL:g} (float64 round-off of sums of <= a few thousand terms is ~1e-15)"
+
+
+def _r(root, name):
+    return Path(root) / "vrsg" / name
+
+
+def _ident(root):
+    return read_json(_r(root, "identities.json"))
+
+
+def _tclaim(cid, source, statement, exps, expected, tolerance, evaluate, figure=None) -> Claim:
+    return Claim(f"vrsg.{cid}", P, f"{SEED}, {source}", statement, exps, expected, tolerance, evaluate,
+                 figure and f"vrsg/{figure}")
+
+
+# ---- Lemma 2 -------------------------------------------------------------------------------------
+
+def _lemma2_nonneg(root):
+    d = _ident(root)
+    l2, sym = d["lemma2"], d["symbolic"]["lemma2"]
+    rows = read_csv(_r(root, "identities_lemma2.csv"))
+    worst = max(rows, key=lambda r: r["rel_err_printed"])
+    neg = [r["population"] for r in rows if r["gamma_printed"] < 0]
+    ok = l2["min_gamma_exact"] >= 0 and l2["min_gamma_centred"] >= 0 and l2["max_rel_err_centred"] <= EXACT_TOL
+    return Verdict("held" if ok else "failed", {**l2, "closed_form": sym["closed"], "printed_negative_on": neg,
+                                                 "printed_worst_population": worst["population"]},
+                   f"Gamma = (N D - S)/(N^2(N-1)) = sum ||a_i - a_bar||^2/(N(N-1)) >= 0 (sympy); min over random and "
+                   f"adversarial populations {l2['min_gamma_exact']:.3g} (exact rational); the centred float64 form is within "
+                   f"{l2['max_rel_err_centred']:.1e}; the printed form cancels: relative error {worst['rel_err_printed']:.2g} on "
+                   f"'{worst['population']}', negative values on {neg}")
+
+
+def _lemma2_forms(root):
+    d = _ident(root)
+    sym, l2 = d["symbolic"]["lemma2"], d["lemma2"]
+    ok = sym["printed_minus_closed"] == "0" and sym["eq7_minus_closed"] == "0" and l2["max_rel_err_printed_random"] <= EXACT_TOL
+    return Verdict("held" if ok else "failed", {"printed_minus_closed": sym["printed_minus_closed"],
+                                                 "eq7_minus_closed": sym["eq7_minus_closed"],
+                                                 "eq7_with_i_le_j_minus_closed": sym["eq7_leq_minus_closed"],
+                                                 "max_rel_err_printed_random": l2["max_rel_err_printed_random"]},
+                   "Lemma 2's S/N^2 - sum_{i!=j}/(N(N-1)) and (7)'s S/N^2 - 2 sum_{i<j}/(N(N-1)) are the same (sympy: "
+                   f"difference 0); the last line of (7) as extracted, with i <= j, is off by {sym['eq7_leq_minus_closed']}")
+
+
+# ---- Theorem 3, eq. (7), sampling schemes ---------------------------------------------------------
+
+def _eq7_wor(root):
+    d = _ident(root)
+    t3, sym = d["theorem3"], d["symbolic"]["lemma2"]
+    mc = [r for r in d["mc_noise"] if r["scheme"] == "without"]
+    zmax = max(abs(r["z_own"]) for r in mc)
+    ok = t3["max_err_without_vs_eq7"] <= EXACT_TOL and sym["theorem3_residual"] == "0" and zmax <= 4
+    return Verdict("held" if ok else "failed", {"max_err_enumeration": t3["max_err_without_vs_eq7"], "cases": t3["cases"],
+                                                 "sympy_residual": sym["theorem3_residual"], "mc_max_abs_z": zmax},
+                   f"E||dV||^2 = (N-n)N^2 Gamma/n: exhaustive enumeration (N <= 7, all n) within {t3['max_err_without_vs_eq7']:.1e} "
+                   f"of the scale; Monte Carlo at N = 1000, n in {[r['n'] for r in mc]}: |z| <= {zmax:.2f}")
+
+
+def _eq7_wr(root):
+    d = _ident(root)
+    t3 = d["theorem3"]
+    mc = [r for r in d["mc_noise"] if r["scheme"] == "with" and 1 < r["n"]]
+    ok_with = t3["max_err_with_vs_formula_with"] <= EXACT_TOL
+    status = "failed" if (ok_with and t3["min_rel_diff_with_vs_eq7"] > 1e-6) else "inconclusive"
+    return Verdict(status, {"min_rel_diff_enumeration_vs_eq7": t3["min_rel_diff_with_vs_eq7"],
+                            "max_err_vs_with_replacement_formula": t3["max_err_with_vs_formula_with"],
+                            "mc": {str(r["n"]): {"z_vs_eq7": r["z_other"], "z_vs_(N-1)N^2Gamma/n": r["z_own"]} for r in mc}},
+                   "with replacement (the printed Algorithm 1) E||dV||^2 = (N-1)N^2 Gamma/n (enumeration within "
+                   f"{t3['max_err_with_vs_formula_with']:.1e}), not (N-n)N^2 Gamma/n: (7) and E z_i z_j = n(n-1)/(N(N-1)) "
+                   "hold only without replacement; at n = N the printed algorithm keeps noise (factor (N-1)/(N-n) -> inf)")
+
+
+def _thm3_statement(root):
+    d = _ident(root)
+    fit = read_json(_r(root, "thm3_fit.json"))
+    return Verdict("held", {"statement_over_proof": d["theorem3"]["statement_over_eq7"],
+                            "C_min_over_grid": fit["C_min_over_grid"]},
+                   "the proof's (7) is the exact value (N-n)N^2 Gamma_l/n; the statement's 2(N-n)N^2 Gamma_M/n is twice it "
+                   "(Gamma_l <= Gamma_M): a looser but valid upper bound, so the statement holds with the proof's constant")
+
+
+def _thm3_terms(root):
+    f = read_json(_r(root, "thm3_fit.json"))
+    pred = f["predicted"]
+    dev = {}
+    for n, fit in f["per_n"].items():
+        dev[n] = {"C1_fit_over_exact": fit["coef"][1] / pred["C1"]}
+        if fit["coef"][0] > 0:
+            dev[n]["c_noise_fit_over_exact"] = fit["coef"][0] / pred["c_noise"]
+    worst = max(abs(v - 1) for d in dev.values() for v in d.values())
+    status = "held" if worst <= CONST_TOL else "failed"
+    return Verdict(status, {"per_n": dev, "worst_rel_dev": worst, "c_noise_exact": pred["c_noise"], "C1_exact": pred["C1"]},
+                   f"per-n fits of MSE = c (N-n)N^2 Gamma/(nL) + C1/(Lh) + C3 h^2 (exact MSE, fit window {f['fit_window']}): "
+                   f"c and C1 agree across n with the model's exact asymptotic constants within {worst:.1%}")
+
+
+def _thm3_c3(root):
+    f = read_json(_r(root, "thm3_fit.json"))
+    per = f["per_n"]
+    ns = sorted(per, key=int)
+    lo, hi = per[ns[0]], per[ns[-1]]
+    ratio = lo["coef"][2] / hi["coef"][2]
+    disjoint = lo["ci_low"][2] > hi["ci_high"][2]
+    pred = f["predicted"]["C3_by_n"]
+    status = "failed" if (disjoint and ratio > 10) else "inconclusive"
+    return Verdict(status, {"C3_fit": {n: [per[n]["coef"][2], per[n]["ci_low"][2], per[n]["ci_high"][2]] for n in ns},
+                            "C3_exact": pred, "joint_fit_rel_rmse": f["joint"]["rel_rmse"],
+                            "joint_fit_max_rel_residual": f["joint"]["max_rel_residual"]},
+                   f"the h^2 constant is not independent of n: C3(n={ns[0]})/C3(n={ns[-1]}) = {ratio:.3g} (intervals disjoint), "
+                   "matching the exact ((E zeta^2 + kappa)/(2 kappa))^2 (the stationary bias h(E zeta^2+kappa)/(kappa(2-h kappa)) "
+                   f"grows with the minibatch noise); one set of constants for all n misfits by up to "
+                   f"{f['joint']['max_rel_residual']:.0%}. The bound still holds with C = the largest constant (C_min_over_grid)")
+
+
+# ---- Corollary 4 ----------------------------------------------------------------------------------
+
+_PRIMARY = "prior draw|prior|bound_capped"
+
+
+def _cor4(root):
+    return read_json(_r(root, "cor4.json"))
+
+
+def _cor4_optimal_n(root):
+    s = _ident(root)["symbolic"]
+    status = "failed" if s["corollary4_stationary_point_is_maximum"] else "held"
+    c4 = s["corollary4"]
+    return Verdict(status, {"stationary_point": c4["optimal_n"], "second_derivative": c4["second_derivative"],
+                            "derivative_matches_proof": c4["derivative_minus_printed"] == "0", "threshold": c4["threshold"]},
+                   f"(9)'s derivative and the thresholds 27 Gamma^3 N^6 n/8 follow (sympy), but n = {c4['optimal_n']} is where the "
+                   f"derivative vanishes and d2/dn2 = {c4['second_derivative']} < 0: the bound is concave in n, so that n maximizes "
+                   "it; the minimum over [1, N] is at an end (which the corollary's three cases then use)")
+
+
+def _cor4_regime(large: bool):
+    def ev(root):
+        d = _cor4(root)
+        pred = d["predictions"]["prior draw"]
+        thr = pred["large_budget_above"] if large else pred["small_budget_below"]
+        want = 1 if large else pred["N"]
+        per = {k: [(r["T"], r["best_n"]) for r in rows if (r["T"] > thr if large else r["T"] < thr)]
+               for k, rows in d["summary"].items()}
+        prim = per[_PRIMARY]
+        if not prim:
+            return Verdict("inconclusive", {"threshold": thr}, "no budget on that side of the threshold was run")
+        hits = [T for T, b in prim if b == want]
+        if len(hits) == len(prim):
+            status = "held"
+        elif large or any(b == 1 for _, b in prim):
+            status = "failed"
+        else:
+            status = "inconclusive"
+        others = {k: sorted({b for _, b in v}) for k, v in per.items() if k != _PRIMARY}
+        return Verdict(status, {"threshold_unit_constants": thr, "best_n_by_T": per, "primary": _PRIMARY},
+                       f"{'T > 27/8 Gamma^3 N^7' if large else 'T < 27/8 Gamma^3 N^6'} = {thr:.3g} (Gamma = {pred['gamma']:.4g}): "
+                       f"best n = {want} at {len(hits)}/{len(prim)} budgets under the primary reading (prior draw, theta_0 ~ prior, "
+                       f"bound-prescribed h capped at h kappa = 1); best n by budget: {prim}; the best n found under the other "
+                       f"readings (generating theta | start | step rule): {others}")
+    return ev
+
+
+def _switches(rows):
+    up = [(a["T"], b["T"]) for a, b in zip(rows[:-1], rows[1:]) if a["best_n"] > 1 and b["best_n"] == 1]
+    down = [(a["T"], b["T"]) for a, b in zip(rows[:-1], rows[1:]) if a["best_n"] == 1 and b["best_n"] > 1]
+    return up, down
+
+
+def _cor4_crossover(root):
+    d = _cor4(root)
+    pred = d["predictions"]["prior draw"]
+    rows = d["summary"][_PRIMARY]
+    allsw = {k: dict(zip(("to_n1", "away_from_n1"), _switches(v))) for k, v in d["summary"].items()}
+    up, _ = _switches(rows)
+    reverse = {k: v["away_from_n1"] for k, v in allsw.items() if v["away_from_n1"]}
+    status = "held" if up else "failed"
+    return Verdict(status, {"measured_switch_to_n1": up, "switches_by_reading": allsw, "T_range": [rows[0]["T"], rows[-1]["T"]],
+                            "predicted_unit_constants": [pred["small_budget_below"], pred["large_budget_above"]],
+                            "predicted_endpoint_crossover_unit_constants": pred["endpoint_crossover"],
+                            "predicted_endpoint_crossover_exact_constants": pred["endpoint_crossover_exact_constants"],
+                            "mse_n1_over_mse_nN_at_largest_T": rows[-1]["mse_n1_over_mse_nN"]},
+                   f"predicted regime change at T ~ 27/8 Gamma^3 N^6..N^7 = {pred['small_budget_below']:.2g}..{pred['large_budget_above']:.2g} "
+                   f"(unit constants; {pred['endpoint_crossover_exact_constants']:.2g} with the model's exact constants - a scale only: "
+                   f"C enters cubed); measured: no switch to n = 1 in [{rows[0]['T']:.0e}, {rows[-1]['T']:.0e}] under any reading "
+                   f"(n = 1 is {rows[-1]['mse_n1_over_mse_nN']:.0f}x worse than n = N at the largest budget, primary reading); "
+                   f"switches in the opposite direction (n = 1 best at small T, large n beyond): {reverse}. A crossover could only "
+                   "confirm the direction and rough scale, never the constants; its absence follows from C3 depending on n")
+
+
+# ---- Figure 1 -------------------------------------------------------------------------------------
+
+def _fig1(reading, axis):
+    def ev(root):
+        d = read_json(_r(root, "fig1.json"))
+        v = d["verdicts"][f"{reading}|{axis}"]
+        mse = {int(n): m for n, m in v["mse_at_horizon"].items()}
+        others = [m for n, m in mse.items() if n != 1]
+        margin = min(others) / mse[1] - 1     # > 0: n = 1 lowest by this fraction
+        if axis == "seconds" and abs(margin) <= WALLCLOCK_TIE:
+            status = "inconclusive"
+        else:
+            status = "held" if margin > 0 else "failed"
+        return Verdict(status, {**v, "margin_of_n1": margin, "seconds_per_step": d["seconds_per_step"],
+                                "machine": d["machine"], "map_fraction_n1_best": d["map_fraction_n1_best"],
+                                "map_fraction_n1_best_wallclock": d["map_fraction_n1_best_wallclock"]},
+                       f"{reading}, MSE at the horizon ({axis} = {v['horizon']:.3g}): " +
+                       ", ".join(f"n={n}: {m:.4g}" for n, m in mse.items()) +
+                       (f"; n = 1 lowest, the next n higher by {margin:.2%}. " if margin > 0 else
+                        f"; n = 1's MSE is {mse[1] / min(others):.3g}x the lowest. ") +
+                       f"Over the (h, T) map n = 1 is best in {d['map_fraction_n1_best']:.0%} of cells in gradient evaluations, "
+                       f"{d['map_fraction_n1_best_wallclock']:.0%} in wall-clock" +
+                       ("; on this model vrSG-LD's law does not depend on n2 (exact control variate): only the cost per step "
+                        "differs" if reading == "vrSG-LD" else ""))
+    return ev
+
+
+# ---- eqs. (10)-(12), Proposition 10 ---------------------------------------------------------------
+
+def _unbiased(root):
+    rows = _ident(root)["unbiased"]
+    ps = [r["hotelling_p"] for r in rows]
+    zs = [(r["mc_mean_sq_error"] - r["exact_mean_sq_error"]) / r["mc_mean_sq_error_se"] for r in rows]
+    status = "held" if min(ps) >= 1e-3 and max(map(abs, zs)) <= 4 else ("failed" if min(ps) < 1e-6 else "inconclusive")
+    return Verdict(status, {r["scheme"]: {"hotelling_p": r["hotelling_p"], "max_abs_z": r["max_abs_z"],
+                                          "mean_sq_error_mc": r["mc_mean_sq_error"], "se": r["mc_mean_sq_error_se"],
+                                          "exact_A_(alpha-beta)(n2)+A_beta(n1)": r["exact_mean_sq_error"]} for r in rows},
+                   f"mean of {rows[0]['draws']} draws of (10) at a fixed (theta, theta~) on Pima (d = 8): Hotelling p = "
+                   + ", ".join(f"{r['scheme']} {r['hotelling_p']:.2f}" for r in rows) +
+                   "; E||dV||^2 matches the exact f(n2)Gamma_(alpha-beta) + f(n1)Gamma_beta (|z| <= "
+                   f"{max(map(abs, zs)):.2f}) in both schemes")
+
+
+def _prop10(key, want_exact: bool, what: str):
+    def ev(root):
+        p = _ident(root)["prop10"]
+        err = p["max_rel_err"][key]
+        exact = err <= EXACT_TOL
+        status = "held" if exact == want_exact else "failed"
+        return Verdict(status, {"max_rel_err": err, "all_errors": p["max_rel_err"], "N": p["N"]},
+                       f"{what}: max relative error against exhaustive enumeration {err:.2e} (N = {p['N']}, all n1, n2 in {p['n2']})")
+    return ev
+
+
+# ---- Theorem 6, Lemma 5 ---------------------------------------------------------------------------
+
+def _thm6(root):
+    return read_json(_r(root, "thm6.json"))
+
+
+def _lambda_printed(root):
+    d = _thm6(root)
+    lam = d["lambda_at_n1"]
+    sym = _ident(root)["symbolic"]["lambda"]
+    neg = lam["lambda_printed"] + 3 * lam["lambda_printed_se"] < 0
+    status = "failed" if neg else ("held" if lam["lambda_printed"] - 3 * lam["lambda_printed_se"] > 0 else "inconclusive")
+    return Verdict(status, {**lam, "printed_minus_derived": sym["printed_minus_derived"],
+                            "remark7_minus_printed_at_n1_N": sym["remark7_minus_printed_at_N"]},
+                   f"at n1 = {lam['n1']} > n2 = {lam['n2']} the printed lambda_l averages {lam['lambda_printed']:.4g} "
+                   f"± {lam['lambda_printed_se']:.2g} (negative at {lam['frac_states_printed_negative']:.0%} of the states); "
+                   f"printed - derived = {sym['printed_minus_derived']} (a sign slip in the sum_(i<j) term of B + C), and the printed "
+                   "form at n1 = N disagrees with Remark 7")
+
+
+def _lambda_sign(root):
+    d = _thm6(root)
+    cross = d["exact_sign_change"]
+    rows = read_csv(_r(root, "thm6_lambda.csv"))
+    n2 = cross["n2"]
+    below = all(r["lambda_exact"] + 3 * r["lambda_exact_se"] < 0 for r in rows if r["n1"] < n2)
+    above = all(r["lambda_exact"] - 3 * r["lambda_exact_se"] > 0 for r in rows if r["n1"] > n2)
+    shift = cross["n1_star"] / n2 - 1
+    status = "held" if below and above and abs(shift) <= 0.05 else "failed"
+    return Verdict(status, {"n1_star": cross["n1_star"], "ci": cross["ci"], "relative_shift": shift,
+                            "negative_below_n2": below, "positive_above_n2": above},
+                   f"derived lambda = N^3(n1-n2)Gamma_beta/(n1 n2) (proof's last line, = Remark 7 at n1 = N) > 0 iff n1 > n2 exactly; "
+                   f"the exact per-step reduction measured along {d['setup']['chains']} chains changes sign at n1* = "
+                   f"{cross['n1_star']:.3f} [{cross['ci'][0]:.3f}, {cross['ci'][1]:.3f}] (n2 = {n2}; shift {shift:.2%}, the O(mh) term)")
+
+
+def _fit_claim(key, what):
+    def ev(root):
+        fit = _thm6(root)["fits"][key]
+        if "slope" not in fit:
+            return Verdict("inconclusive", fit, fit.get("reason", "not fitted"))
+        v = slope_verdict(fit, 1.0, MH_SLOPE_TOL)
+        return Verdict(v.status, {**v.measured, "points": fit["points"], "window": fit.get("window")}, f"{what}: {v.detail}")
+    return ev
+
+
+def _thm6_mse(root):
+    d = read_json(_r(root, "thm6_mse.json"))
+    cross = d["crossover_n1_equal_steps"]
+    n2 = d["n2"]
+    main = [k for k in cross if k.endswith("|m=10")]
+    bad = {k: v for k, v in cross.items() if v is None or v > 1.5 * n2}
+    status = "failed" if bad else "held"
+    return Verdict(status, {"crossover_n1": cross, "n2": n2},
+                   f"exact MSE on the section-5 model, equal steps and h: vrSG-LD beats SGLD(n2 = {n2}) only for n1 >= " +
+                   ", ".join(f"{cross[k]} ({k})" for k in main) + "; with m = 1 the crossover is n2 + 1 as Theorem 6's per-step "
+                   "lambda predicts. The anchor error is shared by the m steps of an epoch (E[dV_l | past] != 0), which Lemma 1's "
+                   "per-step accounting in the proof of Theorem 6 drops: for 1 < m the needed n1 grows to ~m n2")
+
+
+def _remark8(root):
+    rows = [r for r in read_csv(_r(root, "thm6_mse.csv")) if r["m"] == 10 and r["n1"] == 100]
+    worse = {f"h={r['step_size']:g}": {"ours (2 n2 + n1/m)": r["ratio_equal_evals"],
+                                       "remark 8 (n2 + n1/m)": r["ratio_equal_evals_remark8"]} for r in rows}
+    any_worse = any(r["ratio_equal_evals"] > 1 or r["ratio_equal_evals_remark8"] > 1 for r in rows)
+    all_better = all(r["ratio_equal_evals"] < 1 and r["ratio_equal_evals_remark8"] < 1 for r in rows)
+    status = "failed" if any_worse else ("held" if all_better else "inconclusive")
+    return Verdict(status, {"mse_ratio_vrsg_over_sgld_equal_evaluations": worse},
+                   "paper's setting n1 = 100, n2 = 10, m = 10 at equal gradient evaluations, exact MSE ratio vrSG-LD / SGLD: " +
+                   "; ".join(f"{k}: {v['ours (2 n2 + n1/m)']:.2f} (ours), {v['remark 8 (n2 + n1/m)']:.2f} (Remark 8's count)"
+                             for k, v in worse.items()))
+
+
+THEORY_CLAIMS = [
+    _tclaim("lemma2.gamma_nonnegative", "Lemma 2 and its proof", "Gamma_l >= 0.", ("vrsg.identities",),
+            "Gamma >= 0 on every population; its closed form", _EXACT_WHY, _lemma2_nonneg, "identities.png"),
+    _tclaim("lemma2.printed_forms_agree", "Lemma 2 vs proof of Theorem 3, eq. (7)",
+            "Gamma_l as printed in Lemma 2 (sum over i != j) is the bracket of (7) (2 sum over i < j).", ("vrsg.identities",),
+            "sympy difference 0 and float agreement on random populations", _EXACT_WHY, _lemma2_forms, "identities.png"),
+    _tclaim("thm3.eq7_without_replacement", "proof of Theorem 3, eq. (7)",
+            "Summing out the inclusion indicators z_i gives E||dV_l||^2 = (N-n)N^2 Gamma_l/n.", ("vrsg.identities",),
+            "enumeration of every minibatch equal to (7); Monte Carlo at N = 1000 within 4 s.e.",
+            _EXACT_WHY + "; Monte Carlo |z| <= 4", _eq7_wor, "identities.png"),
+    _tclaim("thm3.eq7_with_replacement", "Algorithm 1 ('Sample w/t replacement') vs the proof of Theorem 3",
+            "The variance identity (7) describes the minibatches of Algorithm 1 as printed (sampled with replacement).",
+            ("vrsg.identities",), "with-replacement enumeration equal to (N-n)N^2 Gamma/n",
+            _EXACT_WHY + "; a difference above 1e-6 relative is a different formula", _eq7_wr, "identities.png"),
+    _tclaim("thm3.statement_constant", "Theorem 3 statement vs its proof",
+            "The first term of Theorem 3 is 2(N-n)N^2 Gamma_M/(nL).", ("vrsg.identities", "vrsg.thm3"),
+            "the exact per-step term is (N-n)N^2 Gamma_l/n; the statement must not be below it",
+            "exact: factor 2 and Gamma_l <= Gamma_M", _thm3_statement, "thm3.png"),
+    _tclaim("thm3.three_terms", "Theorem 3",
+            "The MSE is bounded by C((N-n)N^2 Gamma_M/(nL) + 1/(Lh) + h^2): noise term ~ 1/(nL)-scaled by (N-n)N^2 Gamma, "
+            "a 1/(Lh) term and an h^2 term.", ("vrsg.thm3",),
+            "per-n fits of the exact MSE: the noise and 1/(Lh) constants the same for every n (equal to the model's exact "
+            "asymptotic constants)", f"each fitted constant within {CONST_TOL:.0%} of the exact one: " + "the three-term form is "
+            "asymptotic (h -> 0, L h kappa -> inf) and the grid reaches h kappa = 0.2", _thm3_terms, "thm3.png"),
+    _tclaim("thm3.constant_independent_of_n", "Theorem 3 ('a constant C independent of {h, L, n}')",
+            "One constant C, independent of n, multiplies the three terms.", ("vrsg.thm3",),
+            "per-n fitted h^2 constants equal across n",
+            "'failed' when the 95 % bootstrap intervals of C3(n=1) and C3(n=N) are disjoint and differ by > 10x", _thm3_c3,
+            "thm3.png"),
+    _tclaim("cor4.optimal_n_formula", "Theorem 3 discussion ('optimal minibatch size n = O(8T/(27N^6 Gamma_M^3))')",
+            "Setting the derivative of the optimized bound to zero gives the optimal minibatch size 8T/(27N^6 Gamma_M^3).",
+            ("vrsg.identities",), "the stationary point is a minimum of (9) in n", "exact (sympy)", _cor4_optimal_n, "cor4.png"),
+    _tclaim("cor4.small_budget_full_batch", "Corollary 4, case 1",
+            "When T < O(27/8 Gamma_M^3 N^6) the MSE is decreasing in n on [1, N]; the minimum is at n = N.", ("vrsg.cor4",),
+            "exact MSE at budgets below the threshold (unit constants, measured Gamma): best n = N",
+            "exact values, no tolerance; 'inconclusive' when the best n is large but not N (e.g. n = N gets only a few steps)",
+            _cor4_regime(large=False), "cor4.png"),
+    _tclaim("cor4.large_budget_unit_batch", "Corollary 4, case 2; §5 'A synthetic experiment'",
+            "When T > O(27/8 Gamma_M^3 N^7) the MSE is increasing in n; the minimum is at n = 1.", ("vrsg.cor4",),
+            "exact MSE at budgets above the threshold: best n = 1", "exact values, no tolerance", _cor4_regime(large=True),
+            "cor4.png"),
+    _tclaim("cor4.crossover_scale", "Corollary 4 (thresholds 27/8 Gamma^3 N^6 and N^7)",
+            "The best minibatch size switches from n = N to n = 1 as the budget grows past the scale Gamma^3 N^6..N^7.",
+            ("vrsg.cor4",), "a switch of the best n from large to 1 in the budget range, near the predicted scale",
+            "the thresholds carry unknown constants (cubed): only the existence and direction of a switch is testable",
+            _cor4_crossover, "cor4.png"),
+    _tclaim("fig1.sgld_evaluations", "§5 'A synthetic experiment', Figure 1 (read as SGLD with minibatch n)",
+            "n = 1 achieves the lowest MSE (long-run regime of Corollary 4).", ("vrsg.fig1",),
+            "exact MSE at the horizon in gradient evaluations: n = 1 lowest of {1, 10, 100}", "exact values, no tolerance",
+            _fig1("SGLD", "evaluations"), "fig1.png"),
+    _tclaim("fig1.sgld_wallclock", "§5, Figure 1 (MSE vs wall-clock; SGLD reading)",
+            "n = 1 achieves the lowest MSE against wall-clock time.", ("vrsg.fig1",),
+            "exact MSE at the horizon in measured one-chain wall-clock seconds: n = 1 lowest",
+            f"'inconclusive' within {WALLCLOCK_TIE:.0%} (timing reproducibility on a shared machine)", _fig1("SGLD", "seconds"),
+            "fig1.png"),
+    _tclaim("fig1.vrsg_evaluations", "§5, Figure 1 (read as vrSG-LD with current minibatch n2 = n, n1 = 100, m = 10)",
+            "vrSG-MCMC with minibatches of size 1 achieves the lowest MSE.", ("vrsg.fig1",),
+            "exact MSE at the horizon in gradient evaluations: n2 = 1 lowest", "exact values, no tolerance",
+            _fig1("vrSG-LD", "evaluations"), "fig1.png"),
+    _tclaim("fig1.vrsg_wallclock", "§5, Figure 1 (vrSG-LD reading, wall-clock)",
+            "vrSG-MCMC with minibatches of size 1 achieves the lowest MSE against wall-clock time.", ("vrsg.fig1",),
+            "exact MSE at the wall-clock horizon: n2 = 1 lowest", f"'inconclusive' within {WALLCLOCK_TIE:.0%}",
+            _fig1("vrSG-LD", "seconds"), "fig1.png"),
+    _tclaim("eq10.unbiased", "'Convergence rate' section and appendix, eq. (10)",
+            "vrSG-MCMC's stochastic gradient is an unbiased estimate of the full gradient.", ("vrsg.identities",),
+            "Monte Carlo mean of the estimate equal to the full gradient, in both sampling schemes",
+            "Hotelling T^2 p >= 1e-3 for 'held', < 1e-6 for 'failed'", _unbiased, None),
+    _tclaim("prop10.A_and_B", "Proposition 10 (A_l, B_l)",
+            "A_l and B_l of (12) equal the printed closed forms.", ("vrsg.identities",), "enumeration equal to the formulas",
+            _EXACT_WHY, lambda root: _combine(root, ("A", "B")), None),
+    _tclaim("prop10.C_symmetric_reading", "Proposition 10 (C_l), reading sum_{i<j} as half of sum_{i!=j}",
+            "C_l = 2(1 - N/n2) sum_ij E alpha_i beta_j + 4 N(N-n2)/(n2(N-1)) sum_{i<j} E alpha_i beta_j, with "
+            "sum_{i<j} alpha_i^T beta_j read as (1/2) sum_{i!=j} (the sum the proof derives).", ("vrsg.identities",),
+            "enumeration equal to the formula", _EXACT_WHY,
+            _prop10("C_symmetric", True, "C_l with the symmetrized pair sum (C_l already includes (12)'s factor 2)"), None),
+    _tclaim("prop10.C_literal_reading", "Proposition 10 (C_l), sum_{i<j} alpha_i^T beta_j read literally",
+            "C_l with the upper-triangle sum of the non-symmetric alpha_i^T beta_j.", ("vrsg.identities",),
+            "enumeration equal to the formula", _EXACT_WHY,
+            _prop10("C_literal", True, "C_l with the literal upper-triangle sum (the proof's step sum_{i!=j} = 2 sum_{i<j} "
+                    "needs alpha_i^T beta_j symmetric)"), None),
+    _tclaim("eq12.factor_two", "eq. (12) with Proposition 10",
+            "E||dV_l||^2 = A_l + B_l + 2 C_l with A_l, B_l, C_l of Proposition 10.", ("vrsg.identities",),
+            "enumeration equal to A + B + 2C", _EXACT_WHY,
+            _prop10("total_eq12_literal_2C", True, "A + B + 2 C_l (Proposition 10's C_l already carries the 2; A + B + C_l "
+                    "is exact)"), None),
+    _tclaim("prop10.with_replacement", "Proposition 10 vs Algorithm 1 as printed (with replacement)",
+            "Proposition 10 describes the minibatches of Algorithm 1 as printed (with replacement).", ("vrsg.identities",),
+            "with-replacement enumeration equal to the printed A + B + C", _EXACT_WHY,
+            _prop10("printed_without_vs_enumerated_with", True, "printed Proposition 10 against with-replacement enumeration "
+                    "(the exact with-replacement value is (N-1)N^2(Gamma_(alpha-beta)/n2 + Gamma_beta/n1))"), None),
+    _tclaim("thm6.lambda_printed_positive", "Theorem 6 (lambda_l as printed, '> 0')",
+            "lambda_l = (N/n1 - N/n2) sum_ij E beta_i beta_j - 2(N(N-n2)/(n2(N-1)) - N(N-n1)/(n1(N-1))) sum_{i<j} E beta_i beta_j "
+            "> 0 (for n1 > n2).", ("vrsg.thm6", "vrsg.identities"),
+            "the printed lambda averaged along real vrSG-LD chains (n1 = 100 > n2 = 10) is positive",
+            "'failed' when mean + 3 s.e. (over chains) < 0", _lambda_printed, "thm6.png"),
+    _tclaim("thm6.lambda_sign", "Theorem 6 and the text after it; Remark 7",
+            "lambda_l > 0 iff n1 > n2 (up to O(mh)): the old gradient needs the larger minibatch.", ("vrsg.thm6",),
+            "the exact per-step reduction measured from alpha, beta on real chains is negative for n1 < n2, positive for n1 > n2, "
+            "changing sign within 5 % of n2", "3 s.e. over chains at each n1; 5 % for the O(mh) shift at h lambda_max = 0.016",
+            _lambda_sign, "thm6.png"),
+    _tclaim("thm6.remainder_O_mh", "proof of Theorem 6 (the O(mh) term)",
+            "Replacing alpha by beta in C_l costs O(mh).", ("vrsg.thm6",),
+            "the mean remainder lambda_exact - lambda_derived = 2 f(n2) Gamma(beta, alpha - beta) scales like (gap x h)^1",
+            f"slope 1 ± {MH_SLOPE_TOL} (95 % bootstrap interval over chains inside for 'held'), fit window k h lambda_max <= 0.25",
+            _fit_claim("remainder_mean", "E[remainder] vs k h"), "thm6.png"),
+    _tclaim("lemma5.mean_difference_O_mh", "Lemma 5 (Lemma 9 of Chen et al. 2016)",
+            "E alpha_li = E beta_li + O(mh).", ("vrsg.thm6",),
+            "E(alpha_bar - beta_bar) ~ (k h)^1 in the transient (in stationarity it is 0 exactly)",
+            f"slope 1 ± {MH_SLOPE_TOL}, 95 % bootstrap interval over chains", _fit_claim("lemma5_projection",
+                                                                                         "E(alpha_bar - beta_bar) vs k h"),
+            "thm6.png"),
+    _tclaim("thm6.mse_improves_iff_n1_gt_n2", "Theorem 6 and the text after it",
+            "vrSG-MCMC has a lower MSE (bound) than the SG-MCMC it wraps whenever n1 > n2 (improvement O(lambda_M/L)).",
+            ("vrsg.thm6_mse",), "exact MSE of vrSG-LD below SGLD(n2) for every n1 > n2 at equal steps and step size",
+            "'failed' when the crossover n1 exceeds 1.5 n2 (exact values)", _thm6_mse, "thm6.png"),
+    _tclaim("remark8.same_budget", "Remark 8 ('our algorithm always improves standard SG-MCMC for the same computational time')",
+            "At the same computational budget vrSG-MCMC improves standard SG-MCMC.", ("vrsg.thm6_mse",),
+            "exact MSE ratio vrSG-LD / SGLD < 1 at equal gradient evaluations (paper's n1 = 100, n2 = 10, m = 10)",
+            "exact values; both cost countings (ours 2 n2 + n1/m, Remark 8's n2 + n1/m)", _remark8, "thm6.png"),
+]
+
+
+def _combine(root, keys):
+    p = _ident(root)["prop10"]["max_rel_err"]
+    worst = max(p[k] for k in keys)
+    return Verdict("held" if worst <= EXACT_TOL else "failed", {k: p[k] for k in keys},
+                   f"max relative error against exhaustive enumeration {worst:.2e}")
+
+
+register(*THEORY_CLAIMS)
+
+
+# ---- smoke-scale regression metrics (exact numbers carry s.e. 0) ----------------------------------
+
+def _m_thm3(root):
+    f = read_json(_r(root, "thm3_fit.json"))
+    out = {f"c_noise n={n}": (v["coef"][0], 0.0) for n, v in f["per_n"].items() if v["coef"][0] > 0}
+    out |= {f"C1 n={n}": (v["coef"][1], 0.0) for n, v in f["per_n"].items()}
+    out |= {f"mc n={int(r['n'])} {r['scheme']}": (r["mc_mse"], r["mc_se"]) for r in read_csv(_r(root, "thm3_mc.csv"))}
+    return out
+
+
+def _m_cor4(root):
+    return {f"{r['rule']} {r['start']} T={r['T']:g} n={int(r['n'])}": (r["mse"], 0.0) for r in read_csv(_r(root, "cor4.csv"))
+            if r["theta"] == "prior draw" and r["rule"] == "bound_capped" and r["stable"] in (True, "True")}
+
+
+def _m_thm6_mse(root):
+    return {f"m={int(r['m'])} n1={int(r['n1'])} h={r['step_size']:g}": (r["ratio_equal_steps"], 0.0)
+            for r in read_csv(_r(root, "thm6_mse.csv"))}
+
+
+def _m_unbiased(root):
+    return {r["scheme"]: (r["mc_mean_sq_error"], r["mc_mean_sq_error_se"]) for r in _ident(root)["unbiased"]}
+
+
+def _m_lambda(root):
+    return {f"exact n1={int(r['n1'])}": (r["lambda_exact"], r["lambda_exact_se"]) for r in read_csv(_r(root, "thm6_lambda.csv"))
+            if r["n1"] in (2, 10, 100)}
+
+
+def _m_lemma5(root):
+    return {f"h={r['step_size']:g} k={int(r['gap'])}": (r["projection_mean"], r["projection_se"])
+            for r in read_csv(_r(root, "thm6_lemma5.csv"))}
+
+
+BASELINE_METRICS: dict = globals().get("BASELINE_METRICS", {})
+BASELINE_METRICS.update({
+    "vrsg.thm3.three_terms": _m_thm3, "vrsg.cor4.large_budget_unit_batch": _m_cor4,
+    "vrsg.thm6.mse_improves_iff_n1_gt_n2": _m_thm6_mse, "vrsg.eq10.unbiased": _m_unbiased,
+    "vrsg.thm6.lambda_sign": _m_lambda, "vrsg.lemma5.mean_difference_O_mh": _m_lemma5,
+})

@@ -4,7 +4,8 @@
 module             contents
 =================  ====================================================================================
 ``base``           :class:`FiniteSumPotential`, the protocol every estimator and integrator relies on
-``gaussian``       :class:`GaussianMeansTarget` (EWSG §5.1, exact laws), :class:`GaussianTarget` (one datum)
+``gaussian``       :class:`GaussianMeansTarget` (EWSG §5.1, exact laws), :class:`GaussianTarget` (one datum),
+                   :class:`GaussianMeanModel` (vrSG-MCMC §5: x_i ~ N(θ, 1), θ ~ N(0, 1))
 ``mixtures``       :class:`HSGMixtureTarget` (HSG-HMC Table 2) with grid quadrature, exact draws and the
                    constants of its Assumptions 1–3; :class:`LSMixtureTarget` (LS-SGLD §4.1.2)
 ``logistic``       :class:`LogisticRegressionTarget` = likelihood × prior (:class:`GaussianPrior`,
@@ -13,12 +14,13 @@ module             contents
 =================  ====================================================================================
 """
 from .base import FiniteSumPotential
-from .gaussian import EWSG_GAUSSIAN_SEED, GaussianMeansTarget, GaussianTarget, gaussian_means_target
+from .gaussian import (EWSG_GAUSSIAN_SEED, VRSG_GAUSSIAN_SEED, GaussianMeanModel, GaussianMeansTarget, GaussianTarget,
+                       gaussian_means_target, vrsg_gaussian_target)
 from .logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
 from .mixtures import (MIXTURE_SEED, AssumptionConstants, GridDensity, HSGMixtureTarget, LSMixtureTarget,
                        assumption_constants, grid_density, hsg_mixture_target, mixture_centers, sample_from_grid)
 
 __all__ = ["FiniteSumPotential", "GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED",
-           "GaussianTarget", "LogisticRegressionTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
+           "GaussianTarget", "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED", "LogisticRegressionTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
            "hsg_mixture_target", "MIXTURE_SEED", "LSMixtureTarget", "mixture_centers", "GridDensity", "grid_density",
            "sample_from_grid", "AssumptionConstants", "assumption_constants"]
