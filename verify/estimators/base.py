@@ -106,14 +106,17 @@ def subset_indices(rng: np.random.Generator, n: int, chains: int, batch_size: in
 
     Notes
     -----
-    Three exact algorithms, chosen by ``(n, b)`` only (so a given ``(n, b)`` always consumes the
-    random stream the same way):
+    Exact, with a cost that does not grow with ``n`` while ``b <= n/2``:
 
     * ``b = n``: every index, no randomness consumed (the subset is the whole set);
-    * ``b² <= 8n``: Floyd's algorithm — for ``j = n−b, …, n−1`` draw ``t`` uniform on ``{0, …, j}``
-      and take ``j`` if ``t`` was already taken, else ``t``; O(b²) per chain, independent of ``n``.
-      For ``b = 1`` it consumes the stream exactly as :func:`uniform_indices` does;
-    * otherwise the ``b`` smallest of ``n`` uniform keys (O(n) per chain, which is O(b²) here).
+    * ``b <= n/2``: draw ``b`` indices i.i.d. uniform, then redraw every repeated entry (all but
+      the first occurrence of a value in the row) until the row is distinct. Which entries are
+      redrawn depends only on which entries are equal, never on their values, so the procedure
+      commutes with every relabelling of ``{0, …, n−1}``; a law on ``b``-subsets invariant under all
+      relabellings is the uniform one. A round costs a sort of the row, O(b log b); a redraw
+      repeats with probability below ``b/n <= 1/2``, so the expected number of rounds is
+      O(log b). For ``b = 1`` it consumes the stream exactly as :func:`uniform_indices` does;
+    * ``b > n/2``: the complement of a uniform ``(n−b)``-subset drawn as above (O(n) = O(b) per chain).
 
     Examples
     --------
@@ -121,19 +124,45 @@ def subset_indices(rng: np.random.Generator, n: int, chains: int, batch_size: in
     >>> idx.shape, all(len(set(r)) == 4 for r in idx.tolist())
     ((3, 4), True)
     """
-    if not (1 <= batch_size <= n):
-        raise ValueError(f"batch_size must be in [1, n = {n}] for sampling without replacement, got {batch_size}")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or not (1 <= batch_size <= n):
+        raise ValueError(f"batch_size must be an integer in [1, n = {n}] for sampling without replacement, "
+                         f"got {batch_size!r}")
     if batch_size == n:
         return np.broadcast_to(np.arange(n, dtype=np.int64), (chains, n)).copy()
-    if batch_size * batch_size <= 8 * n:
-        out = np.empty((chains, batch_size), dtype=np.int64)
-        for k, j in enumerate(range(n - batch_size, n)):
-            t = rng.integers(0, j + 1, size=chains)
-            taken = (out[:, :k] == t[:, None]).any(axis=1)
-            out[:, k] = np.where(taken, j, t)
-        return out
-    keys = rng.random((chains, n))
-    return np.argpartition(keys, batch_size - 1, axis=1)[:, :batch_size].astype(np.int64)
+    if 2 * batch_size <= n:
+        return _distinct_rows(rng, n, chains, batch_size)
+    keep = np.ones((chains, n), dtype=bool)
+    np.put_along_axis(keep, _distinct_rows(rng, n, chains, n - batch_size), False, axis=1)
+    return np.broadcast_to(np.arange(n, dtype=np.int64), (chains, n))[keep].reshape(chains, batch_size)
+
+
+def _distinct_rows(rng: np.random.Generator, n: int, chains: int, b: int) -> np.ndarray:
+    """Rows of ``b`` distinct indices: i.i.d. uniform draws with every repeat redrawn (see :func:`subset_indices`).
+
+    The first round marks, by a stable sort of each row, every entry equal to an entry at an earlier
+    position. Each later round checks only the entries just redrawn: one is redrawn again if it
+    equals an entry that was kept or a redrawn entry at an earlier position. Both rules read only
+    which entries are equal and where they stand, never the values.
+    """
+    idx = rng.integers(0, n, size=(chains, b))
+    order = np.argsort(idx, axis=1, kind="stable")  # equal values keep their positions' order
+    srt = np.take_along_axis(idx, order, axis=1)
+    rep_sorted = np.zeros(idx.shape, dtype=bool)
+    rep_sorted[:, 1:] = srt[:, 1:] == srt[:, :-1]
+    rep = np.zeros(idx.shape, dtype=bool)
+    np.put_along_axis(rep, order, rep_sorted, axis=1)
+    rows, cols = np.nonzero(rep)
+    columns = np.arange(b)
+    while rows.size:
+        idx[rows, cols] = rng.integers(0, n, size=rows.size)
+        pending = np.zeros(idx.shape, dtype=bool)
+        pending[rows, cols] = True
+        eq = idx[rows] == idx[rows, cols][:, None]          # (redrawn, b)
+        eq[np.arange(rows.size), cols] = False              # not with itself
+        pend = pending[rows]
+        clash = (eq & ~pend).any(axis=1) | (eq & pend & (columns < cols[:, None])).any(axis=1)
+        rows, cols = rows[clash], cols[clash]
+    return idx.astype(np.int64, copy=False)
 
 
 def minibatch_gradient(target, position: np.ndarray, idx: np.ndarray) -> np.ndarray:
