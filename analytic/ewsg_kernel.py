@@ -30,7 +30,8 @@ What the module shows (each function's Notes give the algebra):
    x, with ``Cov_U`` the covariance of uniform subsampling. So the printed kernel has total mass
    ``E_{P^EM}[n/Ẑ] ≤ exp(−h tr Cov_U / (2σ²)) < 1`` (:func:`mass_upper_bound`, :func:`theorem2_mass`):
    it is not a transition kernel, and no renormalization makes it ``P^EM`` (its ratio to ``P^EM``
-   is not constant).
+   is not constant). To first order in h the defect is twice the bound's:
+   ``1 − mass = h tr Cov_U(n∇V_I) / σ² + O(h²)`` (expand ``log Ẑ`` to second order in the slopes).
 4. With ``x`` fixed before the step (the practical choice ``x = √h γ r_k/σ``, or any other), the
    weights (4) are a genuine index law and the kernel is the mixture above, with mean
    ``−E_p[n a_I]`` and covariance ``I + Cov_p(n a_I)``: it equals ``N(−S, I)`` iff ``p`` sits on

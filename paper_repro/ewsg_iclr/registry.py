@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from verify.store.registry import Experiment, register_experiment
 
-from . import autocorrelation, index_chain, kl_panels, theorems
+from . import autocorrelation, index_chain, kl_panels, theorem2, theorem4
 from . import settings as S
 
 _SPEC = {
@@ -23,10 +23,10 @@ _SPEC = {
     "fig1ghi": ("Figs. 1g-i: KL after 30 passes vs M for n = 20, 50, 100, five data draws, three step sizes",
                 ("best_m.csv", "fig1gh.csv"), kl_panels, S.Fig1giSettings, kl_panels.run_fig1gi),
     "fig1jkl": ("Figs. 1j-l: Theorem 4 at n = 20 (MSE of the time average vs T, vs h, long-run vs h)",
-                ("fig1j.csv", "fig1k.csv", "fig1l.csv", "thm4_rates.json"), theorems, S.Theorem4Settings,
-                theorems.run_theorem4),
+                ("fig1j.csv", "fig1k.csv", "fig1l.csv", "thm4_rates.json"), theorem4, S.Theorem4Settings,
+                theorem4.run_theorem4),
     "thm2": ("Theorem 2: the full-gradient and exactly weighted EM kernels computed exactly (mass, moments, TV)",
-             ("thm2.json", "thm2_density.csv"), theorems, S.Theorem2Settings, theorems.run_theorem2),
+             ("thm2.json", "thm2_density.csv"), theorem2, S.Theorem2Settings, theorem2.run_theorem2),
 }
 
 EXPERIMENTS = [Experiment(f"ewsg_iclr.{k}", "ewsg_iclr", desc, module.__name__, outs, settings, fn)

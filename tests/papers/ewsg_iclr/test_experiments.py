@@ -4,7 +4,6 @@ The statistical assertion (emcee's τ on SGHMC chains against the exact Lyapunov
 control; the claim rules are checked on small synthetic result files whose verdicts are known.
 """
 import math
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -179,7 +178,7 @@ def test_figures_draw_from_smoke_results(smoke_results, tmp_path):
 def test_best_m_sweep_uses_every_n_draw_and_step(smoke_results):
     from verify.store.io import read_csv
 
-    cfg = replace(S.Fig1giSettings.at("smoke"))
+    cfg = S.Fig1giSettings.at("smoke")
     rows = read_csv(smoke_results / "ewsg_iclr" / "best_m.csv")
     assert {(r["n_data"], r["data_seed"], r["step_size"], r["index_chain_length"]) for r in rows} == {
         (n, s, h, m) for n in cfg.n_values for s in cfg.data_seeds for h in cfg.step_sizes

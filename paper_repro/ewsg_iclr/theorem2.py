@@ -1,4 +1,4 @@
-"""EWSG conference text: Theorem 2 (exact kernel matching) computed exactly, and Theorem 4 at n = 20 (Figs. 1j–l).
+"""EWSG conference text: Theorem 2 (exact kernel matching), computed exactly.
 
 Theorem 2 states that with the weights (4) "the two transition kernels are identical". Both
 kernels are computed here in closed form (:mod:`analytic.ewsg_kernel`) on the §5.1 instance:
@@ -16,14 +16,9 @@ kernels are computed here in closed form (:mod:`analytic.ewsg_kernel`) on the §
   computation can see equality;
 * the step-size dependence of the mass defect.
 
-Theorem 4 (= the journal's Theorem 4.3) is measured by the journal study's
-:func:`paper_repro.ewsg.experiments.theorem43` at n = 20 on its grids; outputs are renamed to the
-conference's panels (1d → 1j, 1e → 1k, 1f → 1l).
-
 References
 ----------
-Seed ``003_19372d6d86d2623b.txt``: eq. (3), Theorem 2, eq. (4), §4.3, Theorem 4 eq. (6), §5.1
-(Figs. 1j–l).
+Seed ``003_19372d6d86d2623b.txt``: eq. (3), Theorem 2, eq. (4), §4.3.
 """
 from __future__ import annotations
 
@@ -34,13 +29,12 @@ from scipy.integrate import quad
 
 from analytic import ewsg_kernel as K
 from analytic.gaussian import quadratic_posterior
-from paper_repro.ewsg import experiments as X
 from verify.store.io import write_csv, write_json
 from verify.targets import gaussian_means_target
 
-from .settings import Theorem2Settings, Theorem4Settings
+from .settings import Theorem2Settings
 
-__all__ = ["kernel_comparison", "one_dimensional_densities", "theorem2", "run_theorem2", "run_theorem4"]
+__all__ = ["kernel_comparison", "one_dimensional_densities", "theorem2", "run_theorem2"]
 
 
 def kernel_comparison(gradients, momentum, h, gamma, nodes) -> dict:
@@ -139,21 +133,3 @@ def run_theorem2(cfg: Theorem2Settings, out_dir, n_jobs=1, backend=None, progres
         f"EWSG conference Theorem 2, 1-D instance (first coordinate of the n={cfg.n_data} centers), h={cfg.step_size:g}: "
         "densities of r_next in x coordinates under the full-gradient EM kernel, the printed Theorem 2 kernel "
         "(x-dependent weights (4); mass < 1), the same renormalized, and the fixed-x mixture"))
-
-
-_PANELS = {"fig1d": "fig1j", "fig1e": "fig1k", "fig1f": "fig1l"}
-
-
-def run_theorem4(cfg: Theorem4Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
-    """Figs. 1j–l: ``fig1j.csv``, ``fig1k.csv``, ``fig1l.csv`` and ``thm4_rates.json`` (Theorem 4 at n = 20)."""
-    th = X.theorem43(cfg, n_jobs, backend, progress)
-    out = Path(out_dir)
-    for key, name, what in (("rows_d", "fig1j", "MSE vs T"), ("rows_e", "fig1k", "MSE vs h at fixed T"),
-                            ("rows_f", "fig1l", "long-run MSE vs h")):
-        write_csv(out / f"{name}.csv", th[key], header_comment=(
-            f"EWSG conference Fig {name[3:]}, n={cfg.n_data}, scale={cfg.scale}: {what} of the time average of "
-            "||theta-mu||^2 (EWSG M=1; SGHMC for comparison)"))
-    rates = {_PANELS.get(k, k): v for k, v in th["rates"].items()}
-    rates["expected_slopes"] = {_PANELS[k]: v for k, v in rates["expected_slopes"].items()}
-    rates.update({"scale": cfg.scale, "settings": cfg.as_dict(), "versions": X._versions()})
-    write_json(out / "thm4_rates.json", rates)
