@@ -167,10 +167,20 @@ def test_every_conference_claim_evaluates_on_smoke_results(smoke_results):
         assert c.evaluate(smoke_results).status in STATUSES, c.id
 
 
-def test_figures_draw_from_smoke_results(smoke_results, tmp_path):
-    from figures.ewsg_iclr import draw_all
+def test_figures_draw_from_smoke_results(smoke_results, tmp_path, monkeypatch):
+    """Every panel is drawn from the stored smoke results (PNG at low resolution only, to keep the suite fast)."""
+    import matplotlib.pyplot as plt
 
-    paths = draw_all(smoke_results / "ewsg_iclr", tmp_path)
+    import figures.ewsg_iclr as F
+
+    def quick_save(fig, out, name):
+        out.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out / f"{name}.png", dpi=40)
+        plt.close(fig)
+        return [out / f"{name}.png"]
+
+    monkeypatch.setattr(F, "_save", quick_save)
+    paths = F.draw_all(smoke_results / "ewsg_iclr", tmp_path)
     names = {p.stem for p in paths}
     assert {"fig1a", "fig1b", "fig1c", "fig1d", "fig1e", "fig1g", "fig1i", "fig1j", "fig1k", "fig1l", "thm2"} <= names
 
