@@ -29,8 +29,11 @@ __all__ = [
     "minibatch_noise_covariance",
     "sgld_recursion",
     "underdamped_em_recursion",
+    "variance_corrected_em_recursion",
     "stationary_moments",
     "propagate_moments",
+    "StationaryBiasSplit",
+    "stationary_bias_split",
 ]
 
 
@@ -127,6 +130,48 @@ def underdamped_em_recursion(hessian, minimizer, noise_cov, step_size, friction,
     return LinearRecursion(A, a, W, d)
 
 
+def variance_corrected_em_recursion(hessian, minimizer, noise_cov, step_size, friction,
+                                    noise_scale=None) -> LinearRecursion:
+    """Underdamped EM (3) with EWSG-VR's corrected friction ``Γ = (σ²I + hQ)/(2T)``, ``T = σ²/(2γ)``.
+
+    ``θ' = θ + h r``, ``r' = r − h(H(θ − θ*) + ζ + Γ r) + σ√h ξ``, ``Cov ζ = Q``: EWSG-VR (Appendix F,
+    Algorithm 2) with uniform subsampling (M = 0) and the exact covariance at every step, after its
+    first step (``Γ_0 = γ``). On the Gaussian-means target the covariance of ``n∇V_I`` does not
+    depend on θ, so Γ is constant.
+
+    Parameters
+    ----------
+    hessian, minimizer, noise_cov : as :func:`sgld_recursion`
+        ``noise_cov`` is ``Q``, the covariance of the minibatch gradient (``cov[n∇V_I]/b``).
+    step_size : float       h > 0
+    friction : float        γ > 0
+    noise_scale : float     σ > 0; ``None`` means √(2γ)
+
+    Returns
+    -------
+    LinearRecursion with ``A = [[I, hI], [−hH, I − hΓ]]``, ``a = (0, hHθ*)``,
+    ``W = [[0, 0], [0, h²Q + σ²h I]]``.
+
+    Raises
+    ------
+    ValueError
+        Non-positive ``step_size``, ``friction`` or ``noise_scale``; bad shapes.
+
+    References
+    ----------
+    EWSG, seed ``000_8e0377c44e2ea3b8.txt``: eq. (13) and the friction ``Γ_k`` of Appendix F.
+    """
+    g = check_positive("friction", friction)
+    s = np.sqrt(2.0 * g) if noise_scale is None else check_positive("noise_scale", noise_scale)
+    rec = underdamped_em_recursion(hessian, minimizer, noise_cov, step_size, g, s)
+    d, h = rec.position_dim, float(step_size)
+    Q = np.asarray(noise_cov, dtype=np.float64)
+    Gam = g * np.eye(d) + (h * g / (s * s)) * Q  # (σ² I + hQ)/(2T), 2T = σ²/γ
+    A = rec.A.copy()
+    A[d:, d:] = np.eye(d) - h * Gam
+    return LinearRecursion(A, rec.a, rec.W, d)
+
+
 def stationary_moments(rec: LinearRecursion):
     """Stationary mean and covariance of ``z' = A z + a + ε``.
 
@@ -181,3 +226,57 @@ def propagate_moments(rec: LinearRecursion, mean0, cov0, steps):
             k += 1
         means[j], covs[j] = m, 0.5 * (S + S.T)
     return means, covs
+
+
+class StationaryBiasSplit(NamedTuple):
+    """Stationary bias of ``φ(θ) = ‖θ − θ*‖²`` split by the linearity of the Lyapunov equation in ``W``.
+
+    total : float — ``tr S_θθ − tr H⁻¹`` (``tr H⁻¹`` is φ̄ under the target at β = 1);
+    full_gradient : float — the same for the full-gradient integrator (``Q = 0``);
+    stochastic_gradient : float — ``tr S^SG_θθ``, the part driven by ``h²Q`` alone;
+    ``total = full_gradient + stochastic_gradient`` exactly.
+    """
+
+    total: float
+    full_gradient: float
+    stochastic_gradient: float
+
+
+def stationary_bias_split(hessian, minimizer, noise_cov, step_size, friction, noise_scale=None) -> StationaryBiasSplit:
+    """Split SGHMC's exact stationary bias of ``E‖θ − θ*‖²`` into the integrator's and the stochastic gradient's part.
+
+    Parameters
+    ----------
+    hessian, minimizer, noise_cov, step_size, friction, noise_scale
+        As :func:`underdamped_em_recursion` (σ = √(2γ) by default, i.e. β = 1).
+
+    Returns
+    -------
+    StationaryBiasSplit
+
+    Raises
+    ------
+    ValueError
+        As :func:`underdamped_em_recursion` and :func:`stationary_moments` (unstable step size).
+
+    Notes
+    -----
+    The stationary mean of the linear recursion is θ* for both parts, so the bias of φ̄ is the
+    trace of the stationary θθ covariance minus ``tr H⁻¹``. The stationary covariance solves
+    ``S = A S Aᵀ + W`` and is linear in ``W = W_FG + W_SG`` (``W_FG = σ²h`` on the momentum block,
+    ``W_SG = h²Q``), so ``S = S_FG + S_SG`` exactly. When ``H ∝ I`` (EWSG §5.1) ``S_SG`` is
+    ``S_FG`` rescaled direction by direction: ``tr S_SG,θθ = (h/σ²) Σ_j q_j s_FG(h)`` with
+    ``q_j`` the eigenvalues of Q, i.e. the stochastic-gradient part is ``(h tr Q/(d σ²))`` times the
+    full-gradient integrator's whole stationary variance, not just its target part.
+    """
+    H = check_finite_array("hessian", hessian, ndim=2)
+    rec = underdamped_em_recursion(hessian, minimizer, noise_cov, step_size, friction, noise_scale)
+    d = rec.position_dim
+    W_fg = rec.W.copy()
+    W_fg[d:, d:] = W_fg[d:, d:] - step_size**2 * check_finite_array("noise_cov", noise_cov, ndim=2)
+    _, S_fg = stationary_moments(LinearRecursion(rec.A, rec.a, W_fg, d))
+    _, S = stationary_moments(rec)
+    S_sg = solve_discrete_lyapunov(rec.A, rec.W - W_fg)
+    target = float(np.trace(np.linalg.inv(H)))
+    return StationaryBiasSplit(float(np.trace(S[:d, :d])) - target, float(np.trace(S_fg[:d, :d])) - target,
+                               float(np.trace(S_sg[:d, :d])))

@@ -7,8 +7,9 @@ On a quadratic finite sum whose per-datum Hessians are all equal (here ``V(θ) =
     x' = x − η A⁻¹ĝ + √(2η/β) A^{−p} ε
 
 is the linear recursion ``x' = (I − ηA⁻¹H) x + ηA⁻¹Hθ* + noise`` with noise covariance
-``W = η² A⁻¹QA⁻¹ + (2η/β) A^{−2p}`` (``p = 1/2`` in the paper; ``p = 1`` is the planted bug that
-smooths the noise like the gradient). Its mean and covariance at every step follow exactly from
+``W = η² A⁻¹QA⁻¹ + (2η/β) A^{−2p}`` (``p = 1/2`` in the paper; ``p = 1``, noise smoothed like the
+gradient, is the variant that Proposition 2.1's argument excludes — the Proposition 2.1 study computes it
+as the contrast that shows why the square root is needed). Its mean and covariance at every step follow exactly from
 :func:`analytic.linear_samplers.propagate_moments`.
 
 The continuous LS-LD (2.3) from the same initial law is Gaussian too, with ``B = A⁻¹H``:
@@ -74,7 +75,8 @@ def ls_sgld_recursion(hessian, minimizer, noise_cov, step_size, smoothing_invers
     inverse_temperature : float, default 1
         ``β`` > 0.
     noise_power : {0.5, 1.0}
-        The noise is ``A^{−noise_power} ε``; 0.5 is eq. (2.5), 1.0 the planted bug.
+        The noise is ``A^{−noise_power} ε``; 0.5 is eq. (2.5); 1.0 is the variant ``A⁻¹ε`` whose invariant
+        law is not ``e^{−βf}`` (the contrast of the Proposition 2.1 study).
 
     Returns
     -------

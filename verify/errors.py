@@ -53,6 +53,10 @@ class DivergenceError(FloatingPointError):
             f"with {desc}; reduce the step size"
         )
 
+    def __reduce__(self):
+        # rebuilt from its fields, so that it survives the trip back from a joblib worker process
+        return (type(self), (self.sampler, self.step, self.setting, self.n_bad_chains))
+
 
 def nonfinite_chains(*arrays: np.ndarray) -> int:
     """Number of chains (rows) holding a non-finite entry in any of ``arrays``, each ``(chains, ...)``.

@@ -14,6 +14,7 @@ name       integrator                                       estimator
 SGLD       overdamped EM, ``θ' = θ − hĝ + √(2h/β)ξ``        uniform minibatch
 pSGLD      overdamped EM, RMSprop preconditioner            uniform minibatch
 SVRG-LD    overdamped EM                                    SVRG control variate (full passes counted)
+vrSG-LD    overdamped EM                                    vrSG-MCMC two-minibatch control variate
 LS-SGLD    overdamped EM, Laplacian smoothing (2.5)         uniform minibatch
 LS-GLD     overdamped EM, Laplacian smoothing (2.4)         full gradient
 LS-LD      LS-GLD at a very small step (2.3)                full gradient
@@ -21,6 +22,9 @@ LS-pSGLD   overdamped EM, RMSprop ∘ Laplacian               uniform minibatch
 SGHMC      underdamped EM, EWSG eq. (3), σ = √(2γ)          uniform minibatch
 EWSG       underdamped EM (3)                               EWSG index chain, Algorithm 1
 FG         underdamped EM (3)                               full gradient
+EWSG-LD    overdamped EM (Appendix E)                       EWSG index chain, ``x = 0``
+EWSG-VR    underdamped EM (3), friction ``Γ_k``             EWSG index chain + variance calibration (App. F)
+vrSG-HMC   underdamped EM (3)                               vrSG-MCMC two-minibatch control variate
 SG-UL-MCMC exponential (OU) integrator, HSG-HMC (4)–(6)     uniform minibatch
 HSG-HMC    exponential integrator (4)–(6)                   hybrid estimator (7)
 SRVR-HMC   exponential integrator (4)–(6)                   SRVR recursion
@@ -30,9 +34,9 @@ MALA       Langevin proposal + Metropolis (exact reference) full gradient
 
 References
 ----------
-EWSG (seed ``000_8e0377c44e2ea3b8.txt``) eq. (3), Algorithm 1, §5.1; HSG-HMC (seed
+EWSG (seed ``000_8e0377c44e2ea3b8.txt``) eq. (3), Algorithm 1, §5.1, Appendices E–F (Algorithm 2); HSG-HMC (seed
 ``001_d56659fdb8996bf2.txt``) eqs. (4)–(7), Algorithm 1; LS-SGLD (seed ``004_8438bd4b543e0fc4.txt``)
-eqs. (2.3)–(2.5), §4.
+eqs. (2.3)–(2.5), §4; vrSG-MCMC (seed ``002_245183f35db8d795.txt``) Algorithm 1.
 """
 from __future__ import annotations
 
@@ -40,8 +44,10 @@ from typing import Callable
 
 from .errors import check_positive
 from .estimators.ewsg import EWSGIndexChain
+from .estimators.ewsg_vr import EWSGVarianceReduced
 from .estimators.minibatch import FullGradient, UniformMinibatch
-from .estimators.variance_reduced import HybridGradient, RecursiveGradient, SVRGControlVariate
+from .estimators.variance_reduced import (HybridGradient, RecursiveGradient, SVRGControlVariate,
+                                         TwoMinibatchControlVariate)
 from .integrators.exponential import ExponentialIntegrator
 from .integrators.metropolis import HMC, MALA
 from .integrators.overdamped import OverdampedEM
@@ -49,6 +55,7 @@ from .integrators.preconditioners import LaplacianPreconditioner, RMSpropPrecond
 from .integrators.underdamped import UnderdampedEM
 
 __all__ = ["sgld", "psgld", "svrg_ld", "ls_sgld", "ls_gld", "ls_ld", "ls_psgld", "sghmc", "ewsg", "fg",
+           "vrsg_estimator", "vrsg_ld", "vrsg_hmc", "ewsg_ld", "ewsg_vr",
            "sg_ul_mcmc", "hsg_hmc", "srvr_hmc", "hmc", "mala", "SAMPLERS", "get", "build"]
 
 
@@ -122,6 +129,18 @@ def ls_psgld(target, step_size, smoothing, batch_size=1, alpha=0.99, lam=1e-5, i
                         name="LS-pSGLD")
 
 
+def ewsg_ld(target, step_size, index_chain_length=1, batch_size=1, x_choice="zero",
+            inverse_temperature=1.0) -> OverdampedEM:
+    """Overdamped EWSG (EWSG Appendix E): overdamped EM ``θ' = θ − hĝ + √(2h/β)ξ`` with the index chain (6).
+
+    The weights are Appendix E's ``p_i ∝ exp(½‖x + n a_i‖²)``, ``n a_i = √(hβ/2) n∇V_i``, with
+    ``x = 0`` by default (the paper recommends no x for this case; see
+    :class:`~verify.estimators.EWSGIndexChain`). ``index_chain_length=0`` is SGLD step for step.
+    """
+    est = EWSGIndexChain(index_chain_length, batch_size, x_choice)
+    return OverdampedEM(target, step_size, est, inverse_temperature=inverse_temperature, name="EWSG-LD")
+
+
 # ---- underdamped (EWSG eq. (3)) ----------------------------------------------------------------
 
 def sghmc(target, step_size, friction, batch_size=1, noise_scale=None, estimator=None) -> UnderdampedEM:
@@ -139,6 +158,44 @@ def ewsg(target, step_size, friction, index_chain_length=1, batch_size=1, x_choi
 def fg(target, step_size, friction, noise_scale=None) -> UnderdampedEM:
     """Full-gradient underdamped Langevin, EM (3): ``n`` evaluations per step."""
     return UnderdampedEM(target, step_size, friction, FullGradient(), noise_scale, name="FG")
+
+
+def ewsg_vr(target, step_size, friction, index_chain_length=1, batch_size=1, x_choice="recommended",
+            calibration_period=1, period_unit="passes", x_friction="base", noise_scale=None) -> UnderdampedEM:
+    """EWSG-VR (EWSG Appendix F, Algorithm 2): underdamped EM (3) with friction ``Γ_k`` corrected by the
+    SVRG-updated covariance of the stochastic gradient, calibrated every ``calibration_period`` (L) data
+    passes; calibration passes are counted (see :class:`~verify.estimators.EWSGVarianceReduced`)."""
+    est = EWSGVarianceReduced(EWSGIndexChain(index_chain_length, batch_size, x_choice), calibration_period,
+                              period_unit, x_friction)
+    return UnderdampedEM(target, step_size, friction, est, noise_scale, name="EWSG-VR")
+
+
+# ---- vrSG-MCMC (Algorithm 1) wrapping SGLD and SGHMC ---------------------------------------------
+
+def vrsg_estimator(n1, n2, update_interval=10, replace=False) -> TwoMinibatchControlVariate:
+    """vrSG-MCMC's estimator: old gradient from ``n1`` data refreshed every ``m = update_interval`` steps,
+    correction from ``n2`` data every step.
+
+    ``replace=False`` (default) samples both minibatches without replacement, the scheme of the
+    paper's proofs (inclusion indicators ``z_i``, ``b_i``); ``True`` is the printed Algorithm 1
+    ("sample w/t replacement"). §5's deep-learning runs use ``n1 = 100, n2 = 10, m = 10``.
+    """
+    return TwoMinibatchControlVariate(UniformMinibatch(n2, replace), UniformMinibatch(n1, replace), update_interval)
+
+
+def vrsg_ld(target, step_size, n1, n2, update_interval=10, replace=False, inverse_temperature=1.0) -> OverdampedEM:
+    """vrSG-MCMC on SGLD ("NextS" = the SGLD update): overdamped EM with :func:`vrsg_estimator`.
+
+    ``n1 = N`` with ``replace=False`` is SVRG-LD (Dubey et al. 2016; Remark 7) with epoch length ``m``.
+    """
+    return OverdampedEM(target, step_size, vrsg_estimator(n1, n2, update_interval, replace),
+                        inverse_temperature=inverse_temperature, name="vrSG-LD")
+
+
+def vrsg_hmc(target, step_size, friction, n1, n2, update_interval=10, replace=False, noise_scale=None) -> UnderdampedEM:
+    """vrSG-MCMC on SGHMC: underdamped EM (3) with :func:`vrsg_estimator` (Algorithm 1's ``τ`` is the momentum)."""
+    return UnderdampedEM(target, step_size, friction, vrsg_estimator(n1, n2, update_interval, replace), noise_scale,
+                         name="vrSG-HMC")
 
 
 # ---- exponential integrator (HSG-HMC (4)–(6)) --------------------------------------------------
@@ -213,7 +270,8 @@ def mala(target, step_size) -> MALA:
 SAMPLERS: dict[str, Callable] = {
     "SGLD": sgld, "pSGLD": psgld, "SVRG-LD": svrg_ld, "LS-SGLD": ls_sgld, "LS-GLD": ls_gld, "LS-LD": ls_ld,
     "LS-pSGLD": ls_psgld, "SGHMC": sghmc, "EWSG": ewsg, "FG": fg, "SG-UL-MCMC": sg_ul_mcmc, "HSG-HMC": hsg_hmc,
-    "SRVR-HMC": srvr_hmc, "HMC": hmc, "MALA": mala,
+    "SRVR-HMC": srvr_hmc, "HMC": hmc, "MALA": mala, "vrSG-LD": vrsg_ld, "vrSG-HMC": vrsg_hmc,
+    "EWSG-LD": ewsg_ld, "EWSG-VR": ewsg_vr,
 }
 
 
@@ -241,3 +299,4 @@ def build(name: str, target, step_size, **params):
     'SGHMC'
     """
     return get(name)(target, step_size, **params)
+

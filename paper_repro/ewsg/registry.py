@@ -28,3 +28,52 @@ EXPERIMENTS = [
                 ("fig1d.csv", "fig1e.csv", "fig1f.csv", "rates.json"), Theorem43Settings, X.run_theorem43)]
 
 register_experiment(*EXPERIMENTS)
+
+
+# ---- The algorithms of the appendices (issue #11): overdamped EWSG, EWSG-VR, minibatch EWSG ------
+from . import appendix as _A  # noqa: E402
+from . import appendix_blr as _AB  # noqa: E402
+from .settings import AppendixESettings, Fig4Settings, Fig5Settings, MinibatchSettings  # noqa: E402
+
+APPENDIX_EXPERIMENTS = [
+    Experiment("ewsg.appE", "ewsg", "Appendix E: overdamped EWSG vs SGLD, pSGLD, SVRG-LD, KL vs data passes (§5.1 target)",
+               "paper_repro.ewsg.appendix", ("appE.csv",), AppendixESettings, _A.run_appendix_e),
+    Experiment("ewsg.fig4", "ewsg", "Appendix F, Fig. 4: FG, SGHMC, EWSG, EWSG-VR, KL vs data passes (§5.1 target)",
+               "paper_repro.ewsg.appendix", ("fig4.csv", "fig4.json"), Fig4Settings, _A.run_fig4),
+    Experiment("ewsg.fig5", "ewsg", "Appendix F, Fig. 5: BLR posterior-predictive mean and s.d. of the test "
+               "log-likelihood (Pima; parkinsons via --data)", "paper_repro.ewsg.appendix_blr", ("fig5.csv", "fig5.json"),
+               Fig5Settings, _AB.run_fig5),
+    Experiment("ewsg.appD", "ewsg", "Appendix D (minibatch EWSG, b > 1) and G.3 (SGHMC with b(M+1)), KL vs data passes",
+               "paper_repro.ewsg.appendix", ("appD.csv",), MinibatchSettings, _A.run_minibatch),
+]
+register_experiment(*APPENDIX_EXPERIMENTS)
+
+# ---- the theory of §4 (issue #11) -----------------------------------------------------------------
+from . import bias_split as _BS  # noqa: E402
+from . import fig1c_repeat as _FC  # noqa: E402
+from . import theorem_h1 as _H1  # noqa: E402
+from . import theory as _TH  # noqa: E402
+from .settings import (BiasSplitSettings, Fig1cRepeatSettings, Theorem41Settings, Theorem42Settings,  # noqa: E402
+                       TheoremH1Settings)
+
+THEORY_EXPERIMENTS = [
+    Experiment("ewsg.thm41", "ewsg", "Theorem 4.1: the optimal unbiased subsampling law by LP (support, certificate, "
+               "variance vs uniform and the weights (4))", "paper_repro.ewsg.theory", ("thm41.csv", "thm41.json"),
+               Theorem41Settings, _TH.run_theorem41),
+    Experiment("ewsg.thm42", "ewsg", "Theorem 4.2 as stated: E[Delta] and its tail over fresh data sets, exact weights (4), "
+               "fixed x = O(sqrt h); the factor of Theorem 4.3's 2nd term on the Sec. 5.1 data",
+               "paper_repro.ewsg.theory", ("thm42.csv", "thm42_states.csv", "thm42.json"), Theorem42Settings,
+               _TH.run_theorem42),
+    Experiment("ewsg.thmH1", "ewsg", "Theorem H.1: ||E z_k(EWSG) - E z'_k(SGHMC)|| vs h on the Sec. 5.1 target, with the "
+               "first-order prediction", "paper_repro.ewsg.theorem_h1", ("thmH1.csv", "thmH1.json"), TheoremH1Settings,
+               _H1.run_theorem_h1),
+    Experiment("ewsg.fig1c_repeat", "ewsg", "Fig. 1c repeated over data draws and step sizes, KL split into mean and "
+               "covariance parts", "paper_repro.ewsg.fig1c_repeat", ("fig1c_repeat.csv", "fig1c_repeat.json"),
+               Fig1cRepeatSettings, _FC.run_fig1c_repeat),
+    Experiment("ewsg.bias_split", "ewsg", "Theorem 4.3 terms 2-3 exactly for SGHMC (Lyapunov split, exact time averages), "
+               "EWSG's signed long-run bias, Remark 1's (h, T) map", "paper_repro.ewsg.bias_split",
+               ("split_sghmc.csv", "split_grid.csv", "ewsg_bias.csv", "remark1.csv", "split.json"), BiasSplitSettings,
+               _BS.run_bias_split),
+]
+
+register_experiment(*THEORY_EXPERIMENTS)

@@ -7,19 +7,28 @@ module                 contents
                        protocol, :func:`minibatch_gradient` (the one minibatch formula)
 ``minibatch``          :class:`UniformMinibatch` (SGLD, SGHMC, LS-SGLD ...), :class:`FullGradient`
 ``noisy``              :class:`NoisyExactGradient` (exact gradient + N(0, s²I), LS-SGLD §4.1.1)
-``ewsg``               :class:`EWSGIndexChain` (EWSG Algorithm 1, weights (4), acceptance (6))
-``variance_reduced``   :class:`SVRGControlVariate`, :class:`HybridGradient` (HSG-HMC (7)),
-                       :class:`RecursiveGradient` (SRVR-HMC)
+``ewsg``               :class:`EWSGIndexChain` (EWSG Algorithm 1, weights (4), acceptance (6); with the
+                       overdamped integrator, Appendix E)
+``ewsg_vr``            :class:`EWSGVarianceReduced` (EWSG-VR, Appendix F, Algorithm 2)
+``variance_reduced``   :class:`SVRGControlVariate`, :class:`TwoMinibatchControlVariate` (vrSG-MCMC
+                       Algorithm 1), :class:`HybridGradient` (HSG-HMC (7)), :class:`RecursiveGradient`
+                       (SRVR-HMC)
 =====================  ==============================================================================
 """
-from .base import GradientEstimate, GradientEstimator, StepContext, check_batch, minibatch_gradient, uniform_indices
+from .base import (GradientEstimate, GradientEstimator, StepContext, check_batch, minibatch_gradient, subset_indices,
+                   uniform_indices)
 from .ewsg import X_CHOICES, EWSGIndexChain, ewsg_x
+from .ewsg_vr import EWSGVarianceReduced, EWSGVRState, calibration_moments
 from .minibatch import FullGradient, UniformMinibatch
 from .noisy import NoisyExactGradient
 from .variance_reduced import (RHO_SCHEDULES, HybridGradient, HybridState, RecursiveGradient, RecursiveState,
-                               SVRGControlVariate, periodic_reset_period, rho_value)
+                               SVRGControlVariate, TwoMinibatchControlVariate, VRSGState, periodic_reset_period,
+                               rho_value)
 
 __all__ = ["GradientEstimate", "GradientEstimator", "StepContext", "minibatch_gradient", "uniform_indices",
+           "subset_indices",
            "check_batch", "UniformMinibatch", "FullGradient", "NoisyExactGradient", "EWSGIndexChain", "ewsg_x",
-           "X_CHOICES", "SVRGControlVariate", "HybridGradient", "HybridState", "RecursiveGradient", "RecursiveState",
+           "X_CHOICES", "EWSGVarianceReduced", "EWSGVRState", "calibration_moments", "SVRGControlVariate",
+           "TwoMinibatchControlVariate", "VRSGState", "HybridGradient", "HybridState", "RecursiveGradient",
+           "RecursiveState",
            "RHO_SCHEDULES", "rho_value", "periodic_reset_period"]

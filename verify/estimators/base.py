@@ -20,8 +20,8 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["GradientEstimate", "StepContext", "GradientEstimator", "uniform_indices", "minibatch_gradient",
-           "check_batch"]
+__all__ = ["GradientEstimate", "StepContext", "GradientEstimator", "uniform_indices", "subset_indices",
+           "minibatch_gradient", "check_batch"]
 
 
 class StepContext(NamedTuple):
@@ -78,6 +78,64 @@ def uniform_indices(rng: np.random.Generator, n: int, chains: int, batch_size: i
     return rng.integers(0, n, size=(chains, batch_size))
 
 
+def subset_indices(rng: np.random.Generator, n: int, chains: int, batch_size: int) -> np.ndarray:
+    """``(chains, batch_size)`` indices: for every chain a uniform random subset of ``{0, …, n−1}`` (without replacement).
+
+    The inclusion indicators ``z_i`` of such a subset are the sampling scheme of the vrSG-MCMC proofs
+    (seed ``002_245183f35db8d795.txt``, proof of Theorem 3: ``Σ z_i = n``, ``E z_i = b/n``,
+    ``E z_i z_j = b(b−1)/(n(n−1))`` for ``i ≠ j``).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n : int
+        Number of data terms.
+    chains : int
+    batch_size : int
+        ``b``, with ``1 <= b <= n``.
+
+    Returns
+    -------
+    (chains, batch_size) ndarray of int64
+        Distinct indices within each row (their order within a row carries no meaning).
+
+    Raises
+    ------
+    ValueError
+        ``batch_size`` not in ``[1, n]``.
+
+    Notes
+    -----
+    Three exact algorithms, chosen by ``(n, b)`` only (so a given ``(n, b)`` always consumes the
+    random stream the same way):
+
+    * ``b = n``: every index, no randomness consumed (the subset is the whole set);
+    * ``b² <= 8n``: Floyd's algorithm — for ``j = n−b, …, n−1`` draw ``t`` uniform on ``{0, …, j}``
+      and take ``j`` if ``t`` was already taken, else ``t``; O(b²) per chain, independent of ``n``.
+      For ``b = 1`` it consumes the stream exactly as :func:`uniform_indices` does;
+    * otherwise the ``b`` smallest of ``n`` uniform keys (O(n) per chain, which is O(b²) here).
+
+    Examples
+    --------
+    >>> idx = subset_indices(np.random.default_rng(0), 10, 3, 4)
+    >>> idx.shape, all(len(set(r)) == 4 for r in idx.tolist())
+    ((3, 4), True)
+    """
+    if not (1 <= batch_size <= n):
+        raise ValueError(f"batch_size must be in [1, n = {n}] for sampling without replacement, got {batch_size}")
+    if batch_size == n:
+        return np.broadcast_to(np.arange(n, dtype=np.int64), (chains, n)).copy()
+    if batch_size * batch_size <= 8 * n:
+        out = np.empty((chains, batch_size), dtype=np.int64)
+        for k, j in enumerate(range(n - batch_size, n)):
+            t = rng.integers(0, j + 1, size=chains)
+            taken = (out[:, :k] == t[:, None]).any(axis=1)
+            out[:, k] = np.where(taken, j, t)
+        return out
+    keys = rng.random((chains, n))
+    return np.argpartition(keys, batch_size - 1, axis=1)[:, :batch_size].astype(np.int64)
+
+
 def minibatch_gradient(target, position: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """``ĝ_I(θ) = ∇V_0(θ) + (n/b) Σ_j ∇V_{I_j}(θ)`` for every chain.
 
@@ -91,7 +149,8 @@ def minibatch_gradient(target, position: np.ndarray, idx: np.ndarray) -> np.ndar
     Returns
     -------
     (chains, d) ndarray of float64
-        Unbiased for ``∇V(θ)`` when the indices are uniform (with replacement).
+        Unbiased for ``∇V(θ)`` when the indices are uniform, with replacement (:func:`uniform_indices`)
+        or without (:func:`subset_indices`).
     """
     return target.prior_gradient(position) + (target.n / idx.shape[1]) * target.data_gradients(position, idx).sum(axis=1)
 

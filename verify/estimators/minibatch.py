@@ -8,26 +8,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..errors import check_positive_int
-from .base import GradientEstimate, StepContext, check_batch, minibatch_gradient, uniform_indices
+from .base import GradientEstimate, StepContext, check_batch, minibatch_gradient, subset_indices, uniform_indices
 
 __all__ = ["UniformMinibatch", "FullGradient"]
 
 
 @dataclass(frozen=True)
 class UniformMinibatch:
-    """Uniform minibatch ``ĝ = ∇V_0(θ) + (n/b) Σ_{j=1}^b ∇V_{I_j}(θ)``, ``I_j`` i.i.d. uniform on [n].
+    """Uniform minibatch ``ĝ = ∇V_0(θ) + (n/b) Σ_{j=1}^b ∇V_{I_j}(θ)``, with or without replacement.
 
     Parameters
     ----------
     batch_size : int, default 1
-        ``b``; indices are drawn with replacement (the i.i.d. uniform estimator of the SG-MCMC
-        analyses; for b = 1, as in EWSG §5.1, it makes no difference).
+        ``b``.
+    replace : bool, default True
+        ``True``: ``I_j`` i.i.d. uniform on ``[n]`` (the i.i.d. estimator of the SG-MCMC analyses
+        of EWSG, HSG-HMC and LS-SGLD, and of the printed vrSG-MCMC Algorithm 1, "sample with
+        replacement"); ``False``: ``I`` a uniform random ``b``-subset
+        (:func:`~verify.estimators.base.subset_indices`), the inclusion-indicator scheme of the
+        vrSG-MCMC proofs (seed ``002_245183f35db8d795.txt``, Theorem 3). Both are unbiased; for
+        ``b = 1`` they coincide (and consume the random stream identically), for ``b > 1`` the
+        variance of the data term is ``(n−b)/(n−1)`` times smaller without replacement.
 
     Raises
     ------
     ValueError
-        ``batch_size`` not an integer >= 1; at ``init``, ``batch_size > n``.
+        ``batch_size`` not an integer >= 1 or ``replace`` not a bool; at ``init``, ``batch_size > n``.
 
     Notes
     -----
@@ -46,9 +55,12 @@ class UniformMinibatch:
     """
 
     batch_size: int = 1
+    replace: bool = True
 
     def __post_init__(self):
         check_positive_int("batch_size", self.batch_size)
+        if not isinstance(self.replace, (bool, np.bool_)):
+            raise ValueError(f"replace must be True or False, got {self.replace!r}")
 
     def init(self, target, position, rng=None):
         check_batch(target, "batch_size", self.batch_size)
@@ -56,7 +68,9 @@ class UniformMinibatch:
 
     def draw(self, rng, target, chains: int):
         """The minibatch indices of every chain, ``(chains, b)``."""
-        return uniform_indices(rng, target.n, chains, self.batch_size)
+        if self.replace:
+            return uniform_indices(rng, target.n, chains, self.batch_size)
+        return subset_indices(rng, target.n, chains, self.batch_size)
 
     def gradient_at(self, target, position, idx):
         """:func:`~verify.estimators.base.minibatch_gradient` at ``position`` with the indices ``idx``."""
@@ -67,7 +81,10 @@ class UniformMinibatch:
         return GradientEstimate(self.gradient_at(target, position, idx), self.batch_size, None, {})
 
     def settings(self) -> dict:
-        return {"estimator": "uniform", "batch_size": self.batch_size}
+        out = {"estimator": "uniform", "batch_size": self.batch_size}
+        if not self.replace:  # reported only when it differs from the default (keeps existing records as they were)
+            out["replace"] = False
+        return out
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ class OverdampedEM(Integrator):
     step_size : float
         ``h`` (the LS-SGLD paper's η) > 0.
     estimator : gradient estimator, default ``UniformMinibatch(1)`` (SGLD)
+        :class:`~verify.estimators.EWSGIndexChain` (x = 0) gives the overdamped EWSG of Appendix E;
+        it receives ``StepContext(step_size=h, noise_scale=√(2/β))`` with the identity preconditioner.
     preconditioner : default :class:`~verify.integrators.preconditioners.IdentityPreconditioner`
         ``LaplacianPreconditioner(σ)`` gives LS-SGLD, ``RMSpropPreconditioner(...)`` pSGLD.
     inverse_temperature : float, default 1
@@ -74,8 +76,16 @@ class OverdampedEM(Integrator):
         return OverdampedState(position, self.preconditioner.init(position),
                                self.estimator.init(self.target, position), 0)
 
+    def _context(self) -> StepContext:
+        """What the estimator is told: ``h`` and the noise amplitude ``σ = √(2/β)`` per ``√h`` with the identity
+        preconditioner (the overdamped EWSG weights of Appendix E need them), nothing otherwise (a
+        preconditioned kernel is not the one Appendix E's weights match)."""
+        if isinstance(self.preconditioner, IdentityPreconditioner):
+            return StepContext(step_size=self.step_size, noise_scale=float(np.sqrt(2.0 / self.inverse_temperature)))
+        return StepContext()
+
     def _update(self, state, rng):
-        est = self.estimator(state.estimator_state, rng, self.target, state.position, StepContext())
+        est = self.estimator(state.estimator_state, rng, self.target, state.position, self._context())
         pre, g, h = self.preconditioner, est.gradient, self.step_size
         if pre.requires_finite_gradient and not np.isfinite(g).all():
             self._diverged(state, g)

@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import check_finite_array
 
 __all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "user_data_names",
-           "standardize", "train_test_split", "BUILTIN"]
+           "standardize", "train_test_split", "BUILTIN", "load_parkinsons", "user_data_path", "PARKINSONS_LABEL"]
 
 BUILTIN = ("pima", "breast_cancer")
 
@@ -71,6 +71,8 @@ def load(name: str, n_features: int | None = None) -> Dataset:
         pass a path).
     """
     path = _user_paths().get(name)
+    if path and name.split(".")[0] == "parkinsons":
+        return load_parkinsons(path, name=name)
     if path:
         return load_libsvm(path, n_features=n_features, name=name)
     if name in BUILTIN:
@@ -192,3 +194,73 @@ def standardize(train: Dataset, *others: Dataset, add_bias: bool = True) -> list
         return Dataset(Z, ds.y, ds.name, ds.source)
 
     return [tf(train)] + [tf(o) for o in others]
+
+
+# ---- parkinsons (EWSG Appendix F, Figure 5), from a user path ----------------------------------
+
+#: The label column of UCI's ``parkinsons.data`` (1: Parkinson's disease, 0: healthy).
+PARKINSONS_LABEL = "status"
+
+
+def user_data_path(name: str) -> str | None:
+    """The path registered for data set ``name`` with ``--data name=path`` (:func:`set_data_path`), or ``None``."""
+    return _user_paths().get(name)
+
+
+def load_parkinsons(path, name: str = "parkinsons") -> Dataset:
+    """The UCI parkinsons data set (EWSG Appendix F, Figure 5) from a user-given file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Either UCI's ``parkinsons.data`` (comma-separated, a header line; the ``name`` column, a
+        recording id, is dropped; ``status`` is the label; the other 22 columns are the voice
+        features), or the same data in LIBSVM format (read by :func:`load_libsvm`, labels mapped to
+        {0, 1}). The format is told by the first line: a header naming ``status`` means CSV.
+    name : str, default "parkinsons"
+
+    Returns
+    -------
+    Dataset
+        ``X`` (n, 22) float64 for the UCI file (195 recordings of 31 people in the original), ``y`` in
+        {0, 1} (1: Parkinson's disease).
+
+    Raises
+    ------
+    ValueError
+        The path does not exist or is not a file; a CSV without a ``status`` column, with rows of
+        the wrong length or with non-numeric or non-finite features; labels that are not binary.
+
+    References
+    ----------
+    EWSG, seed ``000_8e0377c44e2ea3b8.txt``, Appendix F, footnote 8
+    (https://archive.ics.uci.edu/ml/datasets/parkinsons); Little et al. (2007).
+    """
+    import csv
+
+    p = Path(os.fspath(path)).expanduser()
+    if not p.is_file():
+        raise ValueError(f"data set path {str(p)!r} does not exist or is not a file")
+    with p.open(newline="") as fh:
+        first = fh.readline()
+    header = [c.strip() for c in first.split(",")]
+    if PARKINSONS_LABEL not in header:
+        ds = load_libsvm(p, name=name)
+        return Dataset(ds.X, ds.y, name, f"parkinsons, LIBSVM file {p}")
+    with p.open(newline="") as fh:
+        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
+    header, body = [c.strip() for c in rows[0]], rows[1:]
+    if not body:
+        raise ValueError(f"{p}: no data rows after the header")
+    bad = [i + 2 for i, r in enumerate(body) if len(r) != len(header)]
+    if bad:
+        raise ValueError(f"{p}: rows must have the header's {len(header)} fields; line(s) {bad[:5]} do not")
+    keep = [j for j, c in enumerate(header) if c not in ("name", PARKINSONS_LABEL)]
+    lab = header.index(PARKINSONS_LABEL)
+    try:
+        X = np.array([[float(r[j]) for j in keep] for r in body], dtype=np.float64)
+        y = np.array([float(r[lab]) for r in body])
+    except ValueError as e:
+        raise ValueError(f"{p}: features and status must be numeric ({e})") from None
+    X = check_finite_array(f"{p} features", X, ndim=2)
+    return Dataset(X, _binary01(y, str(p)), name, f"UCI parkinsons CSV {p} ({X.shape[0]} rows, {X.shape[1]} features)")
