@@ -180,10 +180,10 @@ def fig1c_runs(cfg):
 # Figures 1d–1f: Theorem 4.3
 # ---------------------------------------------------------------------------------------------
 
-def _thm_block(n_chains, rng, *, cfg, method, h, times):
+def _thm_block(n_chains, rng, *, cfg, method, h, times, M=1):
     target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
     post = quadratic_posterior(target.centers)
-    sampler = make_sampler(method, target, h, cfg.friction, 1)
+    sampler = make_sampler(method, target, h, cfg.friction, M)
     theta0 = post.mean + rng.standard_normal((n_chains, cfg.dim)) / np.sqrt(target.n)
     r0 = rng.standard_normal((n_chains, cfg.dim))
     ck = np.round(np.asarray(times) / h)
@@ -192,8 +192,9 @@ def _thm_block(n_chains, rng, *, cfg, method, h, times):
     return {"phi": out["phi"], "steps": out["steps"], "passes": out["passes"], "info": out["info"]}
 
 
-def _time_average_run(cfg, method, h, times, tag, n_jobs, backend, progress=None):
-    fn = functools.partial(_thm_block, cfg=cfg, method=method, h=h, times=tuple(times))
+def _time_average_run(cfg, method, h, times, tag, n_jobs, backend, progress=None, M=1):
+    """Time averages of φ at ``times`` for ``cfg.realizations`` chains started at π (index chain length M)."""
+    fn = functools.partial(_thm_block, cfg=cfg, method=method, h=h, times=tuple(times), M=M)
     seed = np.random.SeedSequence([cfg.seed, 4, 3, tag, int(round(h * 1e7))]).entropy
     return run_realizations(fn, cfg.realizations, seed=seed, block_size=cfg.block_size,
                             n_jobs=n_jobs, backend=backend, progress=progress)
