@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.ledger.claims import Claim, Verdict, ordering_verdict, register, slope_verdict
+from verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
+                                  upper_bound_slope_verdict)
 from verify.measure.rates import se_from_interval
 from verify.store.io import read_csv, read_json
 
@@ -46,23 +47,14 @@ def _with_pointer(verdict, root, text):
     return Verdict(verdict.status, verdict.measured, verdict.detail + "; " + text(read_json(Path(root) / "ewsg" / "split.json")))
 
 
-def _fixed_t_slope(fit):
-    """The fixed-T slope of the total MSE: 'held' inside 1 ± TOL, otherwise 'inconclusive', never 'failed'.
-
-    Eq. (5) bounds the MSE by C1/T + C2 h/T + C3 h². At fixed T the first term does not depend on h,
-    so in the small-h regime the total MSE rises with log-slope C2h/(C1 + C2h) < 1 whatever the
-    second term does; a slope away from 1 contradicts neither the bound nor its h/T term (those
-    are tested on the excess over the exact C1/T: ``term2.sghmc_variance``, ``term2.ewsg_variance``).
-    """
-    v = slope_verdict(fit, 1.0, TOL)
-    if v.status != "failed":
-        return v
-    return Verdict("inconclusive", v.measured, v.detail + "; the h-independent C1/T term flattens a fixed-T slope "
-                   "of the total MSE, so this slope cannot confirm or refute the h/T term")
+#: Why a fixed-T slope of the total MSE cannot refute eq. (5)'s second term (shared with ``ewsg_iclr``).
+FIXED_T_WHY = ("the h-independent C1/T term flattens a fixed-T slope of the total MSE (its log-slope is "
+               "C2h/(C1 + C2h) < 1 in the small-h regime), so this slope cannot confirm or refute the h/T term")
 
 
 def _term2(root):
-    return _with_pointer(_fixed_t_slope(_rates(root)["fig1e"]["EWSG"]["naive"]), root, lambda s: (
+    return _with_pointer(masked_slope_verdict(_rates(root)["fig1e"]["EWSG"]["naive"], 1.0, TOL, FIXED_T_WHY), root,
+                         lambda s: (
         f"read with care: a fixed-T slope cannot show the h/T term when C1/T is present (SGHMC exact on this grid: "
         f"{s['slopes']['fig1e_exact_mse']:.2f} with it, {s['slopes']['fig1e_exact_mse_without_sg_variance']:.2f} without; "
         "ewsg.thm4.3.term2.fixed_T_slope)"))
@@ -86,22 +78,8 @@ def _term2_ewsg_excess(root):
                    v.detail + f"; variance at or below the continuous limit for h in {neg}")
 
 
-def _upper_bound_slope(fit, order):
-    """A log-slope read against an O(h^order) upper bound: 'failed' only when it is resolved *below* the band.
-
-    A bound ``C h^order`` is contradicted when the error falls off more slowly than ``h^order`` as h → 0
-    (slope below ``order``); a steeper slope on a finite grid is consistent with the bound (the
-    constant covers the grid), though it does not confirm the rate either: 'inconclusive'.
-    """
-    v = slope_verdict(fit, order, TOL)
-    if v.status == "failed" and fit["ci_low"] > order + TOL:
-        return Verdict("inconclusive", v.measured, v.detail + f"; steeper than h^{order:g} on this grid: consistent "
-                       f"with the O(h^{order:g}) bound, not a confirmation of the rate")
-    return v
-
-
 def _term3(root):
-    return _with_pointer(_upper_bound_slope(_rates(root)["fig1f"]["EWSG"], 2.0), root, lambda s: (
+    return _with_pointer(upper_bound_slope_verdict(_rates(root)["fig1f"]["EWSG"], 2.0, TOL), root, lambda s: (
         "read with care: EWSG's long-run bias changes sign at h* ≈ "
         + ", ".join(f"{c['h_star']:.2g}" for c in s["ewsg"]["sign_changes"])
         + ", a factor ~3 below this grid, which steepens the log-slope (ewsg.thm4.3.term3.ewsg_slope_readable)"))

@@ -22,7 +22,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 __all__ = ["Claim", "Verdict", "STATUSES", "register", "load_all", "get", "all_claims", "not_run_claim",
-           "slope_verdict", "interval_verdict", "ordering_verdict", "format_ci"]
+           "slope_verdict", "upper_bound_slope_verdict", "masked_slope_verdict", "interval_verdict", "ordering_verdict",
+           "format_ci"]
 
 STATUSES = ("held", "failed", "inconclusive", "not run")
 
@@ -153,6 +154,45 @@ def slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float) -> 
     m = {"slope": fit["slope"], "ci_low": fit["ci_low"], "ci_high": fit["ci_high"], "level": fit.get("level"),
          "expected": expected, "tolerance": tolerance}
     return Verdict(status, m, f"slope {fit['slope']:.3f} {format_ci(fit)} vs {expected:g} ± {tolerance:g}")
+
+
+def upper_bound_slope_verdict(fit: Mapping[str, Any], order: float, tolerance: float) -> Verdict:
+    """A log-log slope in h read against an ``O(h^order)`` upper bound: ``failed`` only *below* the band.
+
+    A bound ``C h^order`` is contradicted by an error that falls off more slowly than ``h^order``
+    (an interval below ``order − tolerance``). A steeper slope on a finite grid is consistent with
+    the bound (the constant covers the grid) but does not confirm the rate either: ``inconclusive``.
+    Inside the band: ``held``.
+
+    Examples
+    --------
+    >>> upper_bound_slope_verdict({"slope": 2.9, "ci_low": 2.8, "ci_high": 3.0}, 2.0, 0.15).status
+    'inconclusive'
+    >>> upper_bound_slope_verdict({"slope": 1.2, "ci_low": 1.1, "ci_high": 1.3}, 2.0, 0.15).status
+    'failed'
+    """
+    v = slope_verdict(fit, order, tolerance)
+    if v.status == "failed" and fit["ci_low"] > order + tolerance:
+        return Verdict("inconclusive", v.measured, v.detail + f"; steeper than h^{order:g} on this grid: consistent "
+                       f"with the O(h^{order:g}) bound, not a confirmation of the rate")
+    return v
+
+
+def masked_slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float, why: str) -> Verdict:
+    """A slope that can confirm a rate but not refute it: ``held`` inside the band, else ``inconclusive`` with ``why``.
+
+    For a measured quantity in which other terms can hide the one whose rate is claimed (e.g. the
+    h-independent ``C1/T`` in a fixed-T slope of a total MSE ``C1/T + C2 h/T + C3 h²``).
+
+    Examples
+    --------
+    >>> masked_slope_verdict({"slope": 0.4, "ci_low": 0.3, "ci_high": 0.5}, 1.0, 0.15, "C1/T flattens it").detail
+    'slope 0.400 [0.300, 0.500] vs 1 ± 0.15; C1/T flattens it'
+    """
+    v = slope_verdict(fit, expected, tolerance)
+    if v.status != "failed":
+        return v
+    return Verdict("inconclusive", v.measured, f"{v.detail}; {why}")
 
 
 def format_ci(fit: Mapping[str, Any]) -> str:
