@@ -30,7 +30,10 @@ def run_offset(k: int, log: Path, paths) -> dict[str, tuple[str, str, bool]]:
         log.unlink()
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "statistical or negative_control",
            f"--seed-offset={k}", f"--calibration-log={log}", *paths]
-    subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode not in (0, 1):  # 0: all passed, 1: some failed; anything else: nothing was measured
+        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
+        raise RuntimeError(f"pytest exited with {proc.returncode} at seed offset {k} (collection or usage error):\n{tail}")
     out = {}
     for line in log.read_text().splitlines() if log.exists() else []:
         r = json.loads(line)
@@ -50,7 +53,7 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if a.seeds < 20:
         p.error("--seeds must be >= 20")
-    passed, total, meta = defaultdict(int), defaultdict(int), {}
+    passed, total, meta = defaultdict(int), defaultdict(int), {}  # filled below; an empty selection is an error
     t0 = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(1, a.seeds + 1):
@@ -59,6 +62,8 @@ def main(argv=None) -> int:
                 total[name] += 1
                 passed[name] += ok
                 meta[name] = (kind, pair)
+            if not res:
+                raise RuntimeError(f"no statistical / negative-control test ran at seed offset {k} (paths: {a.paths})")
             print(f"offset {k}: {sum(r[2] for r in res.values())}/{len(res)} passed ({time.time() - t0:.0f} s)",
                   flush=True)
     lines = ["# Calibration of the statistical tests", "",

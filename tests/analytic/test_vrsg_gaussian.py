@@ -2,7 +2,7 @@
 
 Cross-checks of the matrix-power moment recursion: step-by-step propagation, exact rational arithmetic,
 40-digit mpmath at L = 10⁹, and SGLD's closed-form stationary law (bias and long-run variance). The Monte
-Carlo checks against the real samplers are in ``tests/papers/vrsg/test_theory.py``.
+Carlo checks against the real samplers are in ``tests/papers/vrsg/test_vrsg_theory_studies.py``.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Planted bugs and shared checks for the vrSG-MCMC theory tests (seed ``002_245183f35db8d795.txt``).
 
 Planted bugs are test-only subclasses of the library's estimators; each statistical check in
-``tests/papers/vrsg/test_theory.py`` is shown to catch at least one of them. Also used by
+``tests/papers/vrsg/test_vrsg_theory_studies.py`` is shown to catch at least one of them. Also used by
 ``tests/calibrate.py`` (through the tests) to measure pass and detection rates over many seeds.
 """
 from __future__ import annotations
