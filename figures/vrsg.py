@@ -93,7 +93,8 @@ def _fig2_and_8(res: Path, out: Path) -> list[Path]:
         labels = {m: f"{m} (η = {meta['chosen_eta'][f'{ds}|{m}']:g})" for m in methods}
         nch = len({r["chain"] for r in rr})
         for split, fig_name in (("test", "fig2"), ("train", "fig8")):
-            fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+            fig, axes = plt.subplots(1, 2, figsize=(10.5, 3.8))
+            fig.subplots_adjust(wspace=0.32)
             for ax, sc in zip(axes, ("error", "nll")):
                 _curve_panel(ax, rr, methods, f"{split}_{sc}", _METHOD_COLORS, labels)
             axes[0].legend(fontsize=7, frameon=False)
@@ -150,7 +151,7 @@ def _tuning(res: Path, out: Path) -> list[Path]:
         tun = read_json(res / f)["tuning"]
         for key in dict.fromkeys((t.get("dataset", ""), t["method"]) for t in tun):
             tt = [t for t in tun if (t.get("dataset", ""), t["method"]) == key]
-            ok = [t for t in tt if np.isfinite(t["final_test_nll"])]
+            ok = [t for t in tt if t["final_test_nll"] is not None and np.isfinite(t["final_test_nll"])]
             ax.plot([t["eta"] for t in ok], [t["final_test_nll"] for t in ok], "o-", ms=3, lw=1,
                     label=" ".join(filter(None, key)))
         ax.set_xscale("log")

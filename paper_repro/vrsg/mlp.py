@@ -75,44 +75,87 @@ def _mlp_proba(target, theta, X):
     return target.predict_proba(theta, X)
 
 
-def gradient_noise(target, theta, step_size, batch_size, chunk=250):
-    """How much the minibatch noise matters: per chain, the per-datum gradient spread and the two noises of one step.
+def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_batch=None, chunk=250):
+    """How much the minibatch noise matters, and how much a control variate removes of it, per chain.
 
-    ``S²(θ) = (1/N) Σ_i ‖∇V_i(θ) − mean_j ∇V_j(θ)‖²`` (computed in blocks of ``chunk`` data), the
-    minibatch-gradient noise of one SGLD step ``h² · N²/b · (N−b)/(N−1) · S²`` (squared norm, b drawn
-    without replacement) and the injected noise ``E‖√(2h) ξ‖² = 2hd``; the same per coordinate
-    (``h²·N²/b·(N−b)/(N−1)·Var_i ∂_k V_i`` against ``2h``), whose largest ratio says whether any
-    direction is dominated by the minibatch noise.
+    With ``α_i = ∇V_i(θ)``, ``β_i = ∇V_i(θ̃)`` and ``S²(a) = (1/N) Σ_i ‖a_i − ā‖²`` (computed in blocks
+    of ``chunk`` data; ``c(b) = N²/b · (N−b)/(N−1)``, batches without replacement):
+
+    * SGLD's minibatch noise per step ``h²·c(b)·S²(α)`` against the injected noise ``2hd``, as a
+      trace ratio and per coordinate (largest ratio, fraction of coordinates above 1);
+    * with an anchor θ̃ (vrSG-MCMC's, or SVRG's snapshot with ``anchor_batch = N``), the exact
+      variance of the control-variate estimate ``c(n1)·S²(β) + c(b)·S²(α − β)`` over SGLD's
+      ``c(b)·S²(α)`` with the same fresh batch b (Algorithm 1's estimator; < 1 is a variance
+      reduction: Theorem 6's ``λ_l > 0``).
 
     Returns
     -------
-    dict of (chains,) ndarrays: ``S2``, ``minibatch_noise``, ``injected_noise``, ``noise_ratio`` (the
-    trace ratio), ``max_coordinate_ratio``, ``coordinates_above_1`` (fraction of coordinates whose
-    ratio exceeds 1).
+    dict of (chains,) ndarrays: ``S2``, ``minibatch_noise``, ``injected_noise``, ``noise_ratio``,
+    ``max_coordinate_ratio``, ``coordinates_above_1``, and with an anchor ``S2_anchor``,
+    ``S2_difference``, ``variance_ratio_vs_sgld``, ``anchor_distance`` (‖θ − θ̃‖).
     """
     N, d, h, b = target.n, target.dim, step_size, batch_size
-    keys = ("S2", "max_coordinate_ratio", "coordinates_above_1")
+
+    def c(k):
+        return N * N / k * (N - k) / (N - 1)
+
+    keys = ("S2", "max_coordinate_ratio", "coordinates_above_1") + (
+        ("S2_anchor", "S2_difference", "variance_ratio_vs_sgld", "anchor_distance") if anchor is not None else ())
     out = {k: np.empty(theta.shape[0]) for k in keys}
-    fac = h * h * N * N / b * (N - b) / (N - 1)
-    for c in range(theta.shape[0]):
-        s1, s2 = np.zeros(d), np.zeros(d)
+    for ch in range(theta.shape[0]):
+        acc = np.zeros((6, d))  # sums of α, α², β, β², α−β, (α−β)²
         for start in range(0, N, chunk):
-            g = target.data_gradients(theta[c:c + 1], np.arange(start, min(N, start + chunk))[None, :])[0]
-            s1 += g.sum(axis=0)
-            s2 += np.sum(g * g, axis=0)
-        var = np.maximum(s2 / N - (s1 / N) ** 2, 0.0)
-        out["S2"][c] = var.sum()
-        out["max_coordinate_ratio"][c] = fac * var.max() / (2 * h)
-        out["coordinates_above_1"][c] = np.mean(fac * var > 2 * h)
-    mb = fac * out["S2"]
+            idx = np.arange(start, min(N, start + chunk))[None, :]
+            g = target.data_gradients(theta[ch:ch + 1], idx)[0]
+            acc[0] += g.sum(axis=0)
+            acc[1] += np.sum(g * g, axis=0)
+            if anchor is not None:
+                ga = target.data_gradients(anchor[ch:ch + 1], idx)[0]
+                acc[2] += ga.sum(axis=0)
+                acc[3] += np.sum(ga * ga, axis=0)
+                acc[4] += (g - ga).sum(axis=0)
+                acc[5] += np.sum((g - ga) ** 2, axis=0)
+        var = np.maximum(acc[1] / N - (acc[0] / N) ** 2, 0.0)
+        out["S2"][ch] = var.sum()
+        out["max_coordinate_ratio"][ch] = h * h * c(b) * var.max() / (2 * h)
+        out["coordinates_above_1"][ch] = np.mean(h * h * c(b) * var > 2 * h)
+        if anchor is not None:
+            out["S2_anchor"][ch] = np.maximum(acc[3] / N - (acc[2] / N) ** 2, 0.0).sum()
+            out["S2_difference"][ch] = np.maximum(acc[5] / N - (acc[4] / N) ** 2, 0.0).sum()
+            cv = (c(anchor_batch) * out["S2_anchor"][ch] if anchor_batch < N else 0.0) + c(b) * out["S2_difference"][ch]
+            out["variance_ratio_vs_sgld"][ch] = cv / (c(b) * out["S2"][ch])
+            out["anchor_distance"][ch] = float(np.linalg.norm(theta[ch] - anchor[ch]))
+    mb = h * h * c(b) * out["S2"]
     return {**out, "minibatch_noise": mb, "injected_noise": np.full_like(mb, 2 * h * d), "noise_ratio": mb / (2 * h * d)}
 
 
-def _noise_at_end(target, theta, spec):
-    """:func:`gradient_noise` at the chains' last positions for the method's fresh minibatch (SGLD's n, vrSG's n2)."""
-    b = spec["n2"] if spec["method"].startswith("vrSG") else spec["batch_size"]
+_NOISE_KEYS = ("S2", "max_coordinate_ratio", "coordinates_above_1", "minibatch_noise", "injected_noise",
+               "noise_ratio", "anchor_age")
+_ANCHOR_KEYS = ("S2_anchor", "S2_difference", "variance_ratio_vs_sgld", "anchor_distance")
+
+
+def _noise_at_end(target, state, spec, chains):
+    """:func:`gradient_noise` at the chains' last state, with the control variate's anchor where there is one.
+
+    The fresh batch is SGLD's n, vrSG-MCMC's n2, SVRG-LD's b; the anchor is vrSG-MCMC's θ̃ (old
+    gradient from n1 data) or SVRG-LD's snapshot (full old gradient), as it stands after the last step
+    (``anchor_age`` steps old).
+    """
+    meth = spec["method"]
+    if state is None:  # a diverged block: the same keys, NaN
+        keys = _NOISE_KEYS + (_ANCHOR_KEYS if meth.startswith(("vrSG", "SVRG")) else ())
+        return {f"end_{k}": np.full(chains, np.nan) for k in keys}
+    b = spec["n2"] if meth.startswith("vrSG") else spec["batch_size"]
     h = spec["h"] if "h" in spec else spec["eta"] / target.n
-    return {f"end_{k}": v for k, v in gradient_noise(target, theta, h, b).items()}
+    es = getattr(state, "estimator_state", None)
+    anchor, n1, age = None, None, np.nan
+    if meth.startswith("vrSG") and es is not None:
+        anchor, n1, age = es.anchor, spec["n1"], es.since
+    elif meth.startswith("SVRG") and es is not None:
+        anchor, n1, age = es[0], target.n, es[2]
+    out = gradient_noise(target, state.position, h, b, anchor, n1)
+    out["anchor_age"] = np.full(state.position.shape[0], float(age))
+    return {f"end_{k}": v for k, v in out.items()}
 
 
 def classifier_chains(n_chains, rng, *, spec, target, start, proba, evals, checkpoints, burn_in_fraction,
@@ -130,8 +173,9 @@ def classifier_chains(n_chains, rng, *, spec, target, start, proba, evals, check
     evals : dict ``split -> (X, y)``   the sets scored at each checkpoint
     checkpoints : (n_ck,) data passes
     burn_in_fraction : float   of :func:`~verify.measure.window_average`
-    diagnose : callable ``(target, theta, spec) -> {name: (chains,)}`` or None
-        Evaluated at the last positions (e.g. :func:`_noise_at_end`); NaN for diverged chains.
+    diagnose : callable ``(target, state, spec, chains) -> {name: (chains,)}`` or None
+        Evaluated at the last state (e.g. :func:`_noise_at_end`); called with ``state=None`` for
+        diverged chains, where it returns NaN.
 
     Returns
     -------
@@ -157,11 +201,11 @@ def classifier_chains(n_chains, rng, *, spec, target, start, proba, evals, check
     except DivergenceError:
         out["diverged"][:] = 1.0
         if diagnose is not None:
-            out.update({k: np.full(n_chains, np.nan) for k in diagnose(target, np.zeros((1, target.dim)), spec)})
+            out.update(diagnose(target, None, spec, n_chains))
         return out
     if diagnose is not None:
         with threadpool_limits(1):
-            out.update(diagnose(target, run["state"].position, spec))
+            out.update(diagnose(target, run["state"], spec, n_chains))
     r = run["passes"].size
     out["record_passes"][:, :r] = run["passes"]
     out["record_steps"][:, :r] = run["steps"]
@@ -178,7 +222,8 @@ def _seed(*parts) -> int:
 
 
 def _criterion(res) -> float:
-    """Final test NLL of the posterior-predictive average, mean over chains (inf if any chain diverged)."""
+    """Final test NLL of the posterior-predictive average, mean over chains (inf if any chain diverged; the
+    tuning table records it as null with the number of diverged chains)."""
     if res["diverged"].any():
         return float("inf")
     last = res["test_nll"][np.arange(res["test_nll"].shape[0]), np.sum(np.isfinite(res["test_nll"]), axis=1) - 1]
@@ -201,7 +246,7 @@ def tune_and_run(spec, etas, block_kwargs, *, tune_chains, chains, seed, n_jobs,
         res = run_realizations(partial(classifier_chains, spec={**spec, "eta": eta}, **block_kwargs), tune_chains,
                                seed=_seed(seed, 1, j), block_size=block_size, n_jobs=n_jobs, backend=backend)
         crit = _criterion(res)
-        table.append({"method": spec["method"], "eta": eta, "final_test_nll": crit,
+        table.append({"method": spec["method"], "eta": eta, "final_test_nll": crit if np.isfinite(crit) else None,
                       "diverged_chains": int(res["diverged"].sum())})
         if np.isfinite(crit) and (best is None or crit < best[0]):
             best = (crit, eta)
@@ -277,9 +322,11 @@ def _data_meta(data, target, evals):
 
 
 def _noise_summary(res) -> dict:
-    """Mean and range over chains of the end-of-run noise diagnostics (:func:`gradient_noise`)."""
-    return {k[4:]: {"mean": float(np.nanmean(res[k])), "min": float(np.nanmin(res[k])), "max": float(np.nanmax(res[k]))}
-            for k in res if k.startswith("end_")}
+    """Mean and range over chains of the end-of-run noise diagnostics (:func:`gradient_noise`); {} if a chain diverged."""
+    if res["diverged"].any():
+        return {}
+    return {k[4:]: {"mean": float(np.mean(res[k])), "min": float(np.min(res[k])), "max": float(np.max(res[k]))}
+            for k in res if k.startswith("end_") and np.isfinite(res[k]).all()}
 
 
 def _methods(s, name, target, evals, di, meta, n_jobs, backend):
@@ -290,7 +337,7 @@ def _methods(s, name, target, evals, di, meta, n_jobs, backend):
         t0 = time.time()
         final, eta, table = tune_and_run(_spec(s, method), s.eta_grids[name], kw, tune_chains=s.tune_chains,
                                          chains=s.chains, seed=_seed(s.seed, di, mi), n_jobs=n_jobs, backend=backend,
-                                         final_extra={"diagnose": _noise_at_end})
+                                         final_extra={"diagnose": _noise_at_end} if s.noise_diagnostic else None)
         meta["tuning"] += [{"dataset": name, **t} for t in table]
         key = f"{name}|{method}"
         meta["chosen_eta"][key], meta["wall_s"][key] = eta, time.time() - t0

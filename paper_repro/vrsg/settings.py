@@ -73,6 +73,7 @@ class _MLPCommon(ScaledSettings):
     chains: int = 6
     tune_chains: int = 2
     scaling_check_steps: int = 400  # SGLD with the printed 0.25 read as h (sum scaling) and as h = 0.25/N: steps run
+    noise_diagnostic: bool = True   # minibatch vs injected noise and the control variate's variance at the end of each run
     seed: int = 20180202
 
 
@@ -103,7 +104,8 @@ class MLPSettings(_MLPCommon):
     SCALE_OVERRIDES: ClassVar[dict] = {
         "paper": {"passes": 50.0, "train_eval_size": 10_000},
         "smoke": {"passes": 0.5, "checkpoint_every": 0.125, "chains": 2, "tune_chains": 1, "train_eval_size": 200,
-                  "scaling_check_steps": 40, "eta_grids": dict(_MLP_SMOKE_GRIDS), "n1_values": (100, 200, 1000)}}
+                  "scaling_check_steps": 40, "eta_grids": dict(_MLP_SMOKE_GRIDS), "n1_values": (100, 200, 1000),
+                  "noise_diagnostic": False}}
 
     def data_names(self) -> list[str]:
         """``["mnist"]``, plus ``"cifar10"`` when its directory was given (``--data cifar10=DIR``)."""
