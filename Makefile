@@ -41,11 +41,13 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
-## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers
+## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass
 bench: $(STAMP)
 	$(PY) bench/bench_samplers.py
 	$(PY) bench/bench_transport.py
 	$(PY) bench/bench_vrsg.py
+
+	$(PY) bench/bench_mlp.py
 
 clean-results:
 	rm -rf results figures/out

@@ -134,7 +134,8 @@ def build_parser():
     p = argparse.ArgumentParser(prog="sgmcmc-verify", description="Theory verification for SG-MCMC papers.")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     p.add_argument("--data", action="append", default=[], metavar="NAME=PATH",
-                   help="a LIBSVM file for data set NAME (e.g. a3a=~/data/a3a); repeatable")
+                   help="a LIBSVM file for data set NAME (e.g. a3a=~/data/a3a), or a directory for an image set "
+                        "(mnist=DIR with the IDX files, cifar10=DIR with the python pickles); repeatable")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def common(sp, out=False):

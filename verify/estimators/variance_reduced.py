@@ -32,7 +32,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import check_positive, check_positive_int
-from .base import GradientEstimate, StepContext, check_batch, minibatch_gradient, uniform_indices
+from .base import (GradientEstimate, StepContext, check_batch, correction_sum, minibatch_gradient, sum_data_gradients,
+                   uniform_indices)
 from .minibatch import UniformMinibatch
 
 __all__ = ["SVRGControlVariate", "TwoMinibatchControlVariate", "VRSGState", "RHO_SCHEDULES", "HybridState", "RecursiveState", "HybridGradient",
@@ -95,8 +96,8 @@ class SVRGControlVariate:
             since = 0
             evals += target.n
         idx = self.base.draw(rng, target, position.shape[0])
-        diff = target.data_gradients(position, idx) - target.data_gradients(snap, idx)
-        g = snap_grad + target.prior_gradient(position) - target.prior_gradient(snap) + (target.n / self.batch_size) * diff.sum(axis=1)
+        diff = correction_sum(target, position, snap, idx)
+        g = snap_grad + target.prior_gradient(position) - target.prior_gradient(snap) + (target.n / self.batch_size) * diff
         return GradientEstimate(g, evals, (snap, snap_grad, since + 1), {})
 
     def settings(self) -> dict:
@@ -196,12 +197,12 @@ class TwoMinibatchControlVariate:
         if since >= self.update_interval:
             anchor = position.copy()
             big = self.anchor.draw(rng, target, position.shape[0])
-            anchor_grad = (target.n / self.anchor.batch_size) * target.data_gradients(anchor, big).sum(axis=1)
+            anchor_grad = (target.n / self.anchor.batch_size) * sum_data_gradients(target, anchor, big)
             since = 0
             evals += self.anchor.batch_size
         idx = self.current.draw(rng, target, position.shape[0])
-        diff = target.data_gradients(position, idx) - target.data_gradients(anchor, idx)
-        g = target.prior_gradient(position) + anchor_grad + (target.n / self.current.batch_size) * diff.sum(axis=1)
+        diff = correction_sum(target, position, anchor, idx)
+        g = target.prior_gradient(position) + anchor_grad + (target.n / self.current.batch_size) * diff
         return GradientEstimate(g, evals, VRSGState(anchor, anchor_grad, since + 1), {})
 
     def settings(self) -> dict:
@@ -452,7 +453,7 @@ class RecursiveGradient:
         B = self.inner_batch_size
         idx = uniform_indices(rng, target.n, position.shape[0], B)
         x_prev = state.previous_position
-        diff = target.data_gradients(position, idx).sum(axis=1) - target.data_gradients(x_prev, idx).sum(axis=1)
+        diff = sum_data_gradients(target, position, idx) - sum_data_gradients(target, x_prev, idx)
         g = state.previous_gradient + target.prior_gradient(position) - target.prior_gradient(x_prev) + (target.n / B) * diff
         return GradientEstimate(g, 2 * B, RecursiveState(k + 1, position.copy(), g), {"reset": 0.0})
 

