@@ -46,7 +46,6 @@ bench: $(STAMP)
 	$(PY) bench/bench_samplers.py
 	$(PY) bench/bench_transport.py
 	$(PY) bench/bench_vrsg.py
-
 	$(PY) bench/bench_mlp.py
 
 clean-results:
