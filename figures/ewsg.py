@@ -14,8 +14,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
-from matplotlib.ticker import NullFormatter  # noqa: E402
 
+from figures._common import save_figure  # noqa: E402
 from verify.ledger.claims import format_ci  # noqa: E402
 from verify.store.io import read_csv, read_json  # noqa: E402
 
@@ -24,17 +24,7 @@ __all__ = ["draw_all", "draw_appendix", "draw_thm41", "draw_thm42", "draw_thmH1"
 
 
 def _save(fig, out: Path, name: str) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    for ax in fig.axes:
-        if ax.get_xscale() == "log":
-            ax.xaxis.set_minor_formatter(NullFormatter())
-    paths = []
-    for ext in ("png", "pdf"):
-        p = out / f"{name}.{ext}"
-        fig.savefig(p, dpi=150, bbox_inches="tight")
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return save_figure(fig, out, name, dpi=150, plain_log_minor_ticks=True)
 
 
 def _fmt_fit(fit: dict) -> str:

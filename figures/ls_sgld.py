@@ -16,6 +16,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from figures._common import save_figure  # noqa: E402
 from verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
@@ -24,14 +25,7 @@ _COL = dict(zip(("SGLD", "pSGLD", "LS-SGLD", "LS-pSGLD"), sns.color_palette("col
 
 
 def _save(fig, out: Path, name: str) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for ext in ("png", "pdf"):
-        p = out / f"{name}.{ext}"
-        fig.savefig(p, dpi=150, bbox_inches="tight")
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return save_figure(fig, out, name, dpi=150)
 
 
 def _pos(y):

@@ -35,18 +35,12 @@ def draw_all(results_dir, out_dir) -> list[Path]:
 
 import numpy as np  # noqa: E402
 
+from figures._common import save_figure  # noqa: E402
 from verify.store.io import read_csv, read_json  # noqa: E402
 
 
 def _save_theory(fig, out: Path, name: str) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for ext in ("png", "pdf"):
-        p = out / f"{name}.{ext}"
-        fig.savefig(p, dpi=150, bbox_inches="tight")
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return save_figure(fig, out, name, dpi=150)
 
 
 def _have(res: Path, *names) -> bool:
@@ -258,14 +252,7 @@ _LABELS = {"test_error": "test error (%)", "test_nll": "test NLL (nats / datum)"
 
 
 def _save_fig(fig, out: Path, name: str) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for ext in ("png", "pdf"):
-        p = out / f"{name}.{ext}"
-        fig.savefig(p, dpi=130, bbox_inches="tight")
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return save_figure(fig, out, name)
 
 
 def _mean_curve(rows, method, metric):

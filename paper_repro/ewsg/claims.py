@@ -85,13 +85,18 @@ def _term3(root):
         + ", a factor ~3 below this grid, which steepens the log-slope (ewsg.thm4.3.term3.ewsg_slope_readable)"))
 
 
-def _term3_sghmc_exact(root):
-    loc = _rates(root)["fig1f"]["SGHMC"]["exact_local_slopes"]
+def exact_local_slope_verdict(loc, grid: str) -> Verdict:
+    """Theorem 4.3's third term for SGHMC from the exact local slopes of its stationary bias² (``loc[0]`` the
+    smallest-h window, ``loc[-1]`` the figure's grid): 'held' within 2 ± 0.01 (shared with ``ewsg_iclr``)."""
     small = loc[0]
     status = "held" if abs(small["exact_slope"] - 2.0) <= 0.01 else "failed"
     return Verdict(status, {"exact_local_slopes": loc},
                    f"exact slope {small['exact_slope']:.4f} on h in [{small['h_low']:g}, {small['h_high']:g}], "
-                   f"{loc[-1]['exact_slope']:.3f} on the Fig. 1f grid")
+                   f"{loc[-1]['exact_slope']:.3f} on the {grid} grid")
+
+
+def _term3_sghmc_exact(root):
+    return exact_local_slope_verdict(_rates(root)["fig1f"]["SGHMC"]["exact_local_slopes"], "Fig. 1f")
 
 
 def _joint(root):

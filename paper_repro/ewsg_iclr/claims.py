@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from paper_repro.ewsg.claims import FIXED_T_WHY
+from paper_repro.ewsg.claims import FIXED_T_WHY, exact_local_slope_verdict
 from paper_repro.ewsg.experiments import RATE_TOLERANCE
 from verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
                                   upper_bound_slope_verdict)
@@ -310,12 +310,7 @@ def _slope(path, expected, rule="two_sided"):
 
 
 def _term3_sghmc_exact(root):
-    loc = _rates(root)["fig1l"]["SGHMC"]["exact_local_slopes"]
-    small = loc[0]
-    status = "held" if abs(small["exact_slope"] - 2.0) <= 0.01 else "failed"
-    return Verdict(status, {"exact_local_slopes": loc},
-                   f"exact slope {small['exact_slope']:.4f} on h in [{small['h_low']:g}, {small['h_high']:g}], "
-                   f"{loc[-1]['exact_slope']:.3f} on the Fig. 1l grid")
+    return exact_local_slope_verdict(_rates(root)["fig1l"]["SGHMC"]["exact_local_slopes"], "Fig. 1l")
 
 
 def _joint(root):
