@@ -219,6 +219,27 @@ def test_claims_on_other_data_than_the_papers_are_capped_at_inconclusive(tmp_pat
     assert claim.evaluate(tmp_path).status == "failed"
 
 
+def test_a_method_tuned_at_the_edge_of_its_grid_caps_the_verdict(tmp_path):
+    """The same resolved curves (SGLD lower): 'failed' with both η inside their grids; 'inconclusive', the measured
+    verdict kept, when vrSG-MCMC's η is the top of its grid (the optimum may lie outside it)."""
+    from verify.store.io import read_json
+
+    _write_curves(tmp_path, "mlp.csv", {"SGLD": 0.05, "vrSG-MCMC": 0.1}, source="MNIST IDX files")
+    claim = get_claim("vrsg.fig2.mnist.faster_than_sgld")
+    meta_path = tmp_path / "vrsg" / "mlp.json"
+    meta = read_json(meta_path)
+    meta["tuning"] = [{"dataset": "mnist", "method": m, "eta": e, "final_test_nll": 0.3}
+                      for m in ("SGLD", "vrSG-MCMC") for e in (0.1, 0.5, 1.0)]
+    meta["chosen_eta"] = {"mnist|SGLD": 0.5, "mnist|vrSG-MCMC": 0.5}
+    write_json(meta_path, meta)
+    assert claim.evaluate(tmp_path).status == "failed"
+    meta["chosen_eta"]["mnist|vrSG-MCMC"] = 1.0
+    write_json(meta_path, meta)
+    v = claim.evaluate(tmp_path)
+    assert v.status == "inconclusive" and v.measured["status_with_this_tuning"] == "failed"
+    assert v.measured["tuned_at_grid_edge"] == {"mnist|vrSG-MCMC": {"eta": 1.0, "grid": [0.1, 0.5, 1.0]}}
+
+
 def test_remark8_claim_fails_when_sgld_wins_under_both_budgets(tmp_path):
     """vrSG-MCMC 0.1 vs SGLD 0.05: worse under both budgets -> failed. 0.1 vs 0.1 with curves decaying in our
     budget: equal with every gradient counted, better with Remark 8's cheaper count -> inconclusive."""
