@@ -423,16 +423,28 @@ def _stored(exp: Experiment, cache: Path, key: str, log) -> dict | None:
     return m
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    return b.is_file() and a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+
+
 def _publish(exp: Experiment, cache: Path, manifest: Mapping[str, Any], root: Path, log) -> None:
-    """Copy a verified entry into ``root/<paper>/``: the old manifest goes first, the new one comes last."""
-    exp_dir = cache.parent
-    lock = FileLock(exp_dir / ".publish.lock")
+    """Copy a verified entry into ``root/<paper>/``.
+
+    Nothing is touched when the published files are already the entry's. Otherwise the published
+    manifest is removed first and copied last, after the outputs were copied and checked against the
+    entry's digests, so the directory never holds a manifest that does not describe its files.
+    """
+    lock = FileLock(cache.parent / ".publish.lock")
     _acquire(lock, exp.id, log)
     try:
         dest = root / exp.paper
         published = dest / f"{exp.id}.manifest.json"
+        hashes = manifest["sha256"]
+        stale = [o for o in manifest["outputs"] if not ((dest / o).is_file() and sha256_file(dest / o) == hashes[o])]
+        if not stale and _same_file(cache / "manifest.json", published):
+            return
         published.unlink(missing_ok=True)
-        for o in manifest["outputs"]:
+        for o in stale:
             _copy_atomic(cache / o, dest / o)
         verify_outputs(dest, manifest)
         _copy_atomic(cache / "manifest.json", published)
