@@ -7,6 +7,7 @@ by the next save into the same directory.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -18,8 +19,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from verify.store.cache import pid_alive  # noqa: E402
+from verify.store.io import ResultFileError  # noqa: E402
 
-__all__ = ["save_figure", "have", "draw_available"]
+__all__ = ["save_figure", "have", "draw_available", "named_files"]
 
 #: ``.<name>.<ext>.<pid>.tmp``: a figure being written by process ``pid``.
 _TEMP = re.compile(r"^\..+\.(\d+)\.tmp$")
@@ -91,9 +93,35 @@ def draw_available(panels, res: Path, out: Path) -> list[Path]:
     -------
     list of pathlib.Path
         The files written.
+
+    Raises
+    ------
+    verify.errors.ResultFileError
+        A panel that fails on its files, naming them (:func:`named_files`).
     """
     paths: list[Path] = []
     for files, draw in panels:
         if have(res, *files):
-            paths += draw(Path(res), Path(out))
+            with named_files([Path(res) / f for f in files], getattr(draw, "__name__", "panel")):
+                paths += draw(Path(res), Path(out))
     return paths
+
+
+@contextlib.contextmanager
+def named_files(files, panel: str):
+    """Turn a panel's failure on its files (a missing row, column or key) into an error naming the files.
+
+    Raises
+    ------
+    verify.errors.ResultFileError
+        For a ``KeyError``, ``IndexError``, ``ValueError`` or ``TypeError`` raised inside (the original
+        is chained; ``--debug`` shows it).
+    """
+    try:
+        yield
+    except ResultFileError:
+        raise
+    except (KeyError, IndexError, ValueError, TypeError) as e:
+        raise ResultFileError(", ".join(str(f) for f in files), f"{panel} could not be drawn from these files "
+                              f"({type(e).__name__}: {e})", "`sgmcmc-verify run <experiment> --force` recomputes "
+                              "them") from e

@@ -197,6 +197,21 @@ def test_a_panel_refuses_a_file_without_rows_even_without_a_manifest(tmp_path):
         draw_all(res, tmp_path / "o")
 
 
+@pytest.mark.parametrize("paper,fname", [("ls_sgld", "table3.csv"), ("hsg_hmc", "blr.csv"), ("ewsg_iclr", "best_m.csv")])
+def test_a_panel_missing_columns_names_its_file(paper, fname, tmp_path):
+    """A results file that parses but lacks the columns its panel reads (no manifest to check it against)."""
+    import importlib
+
+    from verify.errors import ResultFileError
+
+    res = tmp_path / paper
+    res.mkdir()
+    (res / fname).write_text("a,b\n1,2\n")
+    with pytest.raises(ResultFileError) as e:
+        importlib.import_module(f"figures.{paper}").draw_all(res, tmp_path / "o")
+    assert str(res / fname) in str(e.value)
+
+
 def test_an_evaluator_missing_rows_names_the_claim_and_the_file(fig1a_copy, capsys):
     """A results file that parses but lacks rows a claim reads (no digest to check: a manifest written before
     digests existed) fails naming the claim and the file, not with a bare ``error: SGHMC``."""
