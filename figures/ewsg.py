@@ -15,9 +15,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures._common import save_figure  # noqa: E402
+from figures._common import draw_available, save_figure  # noqa: E402
 from verify.ledger.claims import format_ci  # noqa: E402
-from verify.store.io import read_csv, read_json  # noqa: E402
+from verify.store.io import ResultFileError, read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all", "draw_appendix", "draw_thm41", "draw_thm42", "draw_thmH1", "draw_split", "draw_remark1",
            "draw_fig1c_repeat"]
@@ -29,6 +29,10 @@ def _save(fig, out: Path, name: str) -> list[Path]:
 
 def _fmt_fit(fit: dict) -> str:
     return f"slope {fit['slope']:.2f} {format_ci(fit)} ({fit['status']})"
+
+
+#: The columns a KL-vs-passes panel reads.
+_KL_COLUMNS = ("label", "passes", "kl", "kl_exact", "kl_floor", "realizations", "step_size")
 
 
 def _kl_panel(rows, title, out, name):
@@ -54,25 +58,9 @@ def _kl_panel(rows, title, out, name):
     return _save(fig, out, name)
 
 
-def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
-    """Draw the six panels of EWSG Figure 1 from stored results; returns the written paths.
-
-    Raises
-    ------
-    FileNotFoundError
-        If a results file is missing (run ``sgmcmc-verify run ewsg`` first).
-    """
-    res, out = Path(results), Path(out)
-    sns.set_theme(style="whitegrid", context="paper")
-    rates = read_json(res / "rates.json")
-    paths = []
-    paths += _kl_panel(read_csv(res / "fig1a.csv"), "1a: SG-MCMC methods, Gaussian target (n=50)", out, "fig1a")
-    paths += _kl_panel(read_csv(res / "fig1b.csv"), "1b: EWSG, choices of x (h=0.07, M=1)", out, "fig1b")
-    paths += _kl_panel(read_csv(res / "fig1c.csv"), "1c: EWSG, index-chain length M (fair data passes)", out, "fig1c")
-
-    # 1d
-    rd = read_csv(res / "fig1d.csv")
-    fd = rates["fig1d"]
+def _fig1d(res: Path, out: Path) -> list[Path]:
+    rd = read_csv(res / "fig1d.csv", columns=("T", "mse", "continuous_limit_mse"))
+    fd = read_json(res / "rates.json")["fig1d"]
     T = np.array([r["T"] for r in rd])
     fig, ax = plt.subplots(figsize=(5.2, 3.8))
     ax.loglog(T, [r["mse"] for r in rd], "o-", label="EWSG (M=1), measured")
@@ -83,14 +71,15 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     ax.set_ylabel("MSE of time average of ‖θ−μ‖²")
     ax.set_title(f"1d: MSE vs T (h={fd['step_size']:g}); expected slope −1", fontsize=10)
     ax.legend(fontsize=7, frameon=False)
-    paths += _save(fig, out, "fig1d")
+    return _save(fig, out, "fig1d")
 
-    # 1e
-    re_ = read_csv(res / "fig1e.csv")
-    fe = rates["fig1e"]
+
+def _fig1e(res: Path, out: Path) -> list[Path]:
+    re_ = read_csv(res / "fig1e.csv", columns=("method", "step_size", "mse", "excess_variance"))
+    fe = read_json(res / "rates.json")["fig1e"]
     fig, ax = plt.subplots(figsize=(5.2, 3.8))
     for meth, c in (("EWSG", "C0"), ("SGHMC", "C1")):
-        rr = [r for r in re_ if r["method"] == meth]
+        rr = _method_rows(re_, meth, res / "fig1e.csv")
         h = np.array([r["step_size"] for r in rr])
         ax.loglog(h, [r["mse"] for r in rr], "o-", color=c, label=f"{meth} MSE, " + _fmt_fit(fe[meth]["naive"]))
         ev = np.array([r["excess_variance"] for r in rr])
@@ -105,14 +94,15 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     ax.set_ylabel("MSE")
     ax.set_title(f"1e: MSE vs h at T={fe['T']:g}; expected slope +1", fontsize=10)
     ax.legend(fontsize=6, frameon=False)
-    paths += _save(fig, out, "fig1e")
+    return _save(fig, out, "fig1e")
 
-    # 1f
-    rf = read_csv(res / "fig1f.csv")
-    ff = rates["fig1f"]
+
+def _fig1f(res: Path, out: Path) -> list[Path]:
+    rf = read_csv(res / "fig1f.csv", columns=("method", "step_size", "mse", "exact_stationary_bias_sq"))
+    ff = read_json(res / "rates.json")["fig1f"]
     fig, ax = plt.subplots(figsize=(5.2, 3.8))
     for meth, mk in (("EWSG", "o-"), ("SGHMC", "^-")):
-        rr = [r for r in rf if r["method"] == meth]
+        rr = _method_rows(rf, meth, res / "fig1f.csv")
         ax.loglog([r["step_size"] for r in rr], [r["mse"] for r in rr], mk, label=f"{meth}, " + _fmt_fit(ff[meth]))
     rr = [r for r in rf if r["method"] == "SGHMC"]
     ax.loglog([r["step_size"] for r in rr], [r["exact_stationary_bias_sq"] for r in rr], "k:", lw=1,
@@ -121,10 +111,46 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     ax.set_ylabel("long-run MSE")
     ax.set_title(f"1f: long-run MSE vs h (T={ff['T']:g}); expected slope +2", fontsize=10)
     ax.legend(fontsize=6.5, frameon=False)
-    paths += _save(fig, out, "fig1f")
+    return _save(fig, out, "fig1f")
+
+
+def _method_rows(rows, method, path):
+    """The rows of ``method``; a file without them is refused (naming it), not drawn as an empty curve."""
+    rr = [r for r in rows if r["method"] == method]
+    if not rr:
+        raise ResultFileError(path, f"no rows for method {method}")
+    return rr
+
+
+_KL_TITLES = {"fig1a": "1a: SG-MCMC methods, Gaussian target (n=50)", "fig1b": "1b: EWSG, choices of x (h=0.07, M=1)",
+              "fig1c": "1c: EWSG, index-chain length M (fair data passes)"}
+
+
+def _kl_file_panel(name):
+    def draw(res, out):
+        return _kl_panel(read_csv(res / f"{name}.csv", columns=_KL_COLUMNS), _KL_TITLES[name], out, name)
+    return draw
+
+
+def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
+    """Draw EWSG Figure 1, the appendices and the §4 theory panels from stored results; returns the written paths.
+
+    A panel whose result files are absent is skipped (``sgmcmc-verify figures`` says which results
+    are missing); one whose file is unreadable or lacks the rows and columns it needs raises.
+
+    Raises
+    ------
+    verify.errors.ResultFileError
+        Naming the file that is truncated, garbled or lacks what the panel needs.
+    """
+    res, out = Path(results), Path(out)
+    sns.set_theme(style="whitegrid", context="paper")
+    panels = [((f"{p}.csv",), _kl_file_panel(p)) for p in ("fig1a", "fig1b", "fig1c")]
+    panels += [(("fig1d.csv", "rates.json"), _fig1d), (("fig1e.csv", "rates.json"), _fig1e),
+               (("fig1f.csv", "rates.json"), _fig1f)]
+    paths = draw_available(panels, res, out)
     paths += draw_appendix(res, out)
-    for panel in THEORY_PANELS:
-        paths += panel(res, out)
+    paths += draw_available(THEORY_PANELS, res, out)
     return paths
 
 
@@ -423,4 +449,9 @@ def draw_fig1c_repeat(res: Path, out: Path) -> list[Path]:
     return _save(fig, out, "fig1c_repeat")
 
 
-THEORY_PANELS = (draw_thm41, draw_thm42, draw_thmH1, draw_split, draw_remark1, draw_fig1c_repeat)
+#: The §4 theory panels and the files each reads (drawn when those exist).
+THEORY_PANELS = ((("thm41.csv", "thm41.json"), draw_thm41), (("thm42.csv", "thm42.json"), draw_thm42),
+                 (("thmH1.csv", "thmH1.json"), draw_thmH1),
+                 (("split_sghmc.csv", "ewsg_bias.csv", "split.json"), draw_split),
+                 (("remark1.csv", "rates.json"), draw_remark1),
+                 (("fig1c_repeat.csv", "fig1c_repeat.json"), draw_fig1c_repeat))

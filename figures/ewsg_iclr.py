@@ -14,7 +14,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures.ewsg import _fmt_fit, _kl_panel, _save  # noqa: E402
+from figures._common import draw_available  # noqa: E402
+from figures.ewsg import _KL_COLUMNS, _fmt_fit, _kl_panel, _save  # noqa: E402
 from verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
@@ -222,17 +223,26 @@ def _theorem2(res, out):
     return _save(fig, out, "thm2")
 
 
+#: Every panel with the files it reads (drawn when those exist).
+PANELS = ((("fig1a.csv",), lambda res, out: _kl_panel(read_csv(res / "fig1a.csv", columns=_KL_COLUMNS),
+                                                      "1a: SG-MCMC methods, Gaussian target (n=20)", out, "fig1a")),
+          (("fig1b.csv",), _fig1b), (("fig1c.csv",), _fig1c), (("fig1d_local.csv",), _fig1d),
+          (("fig1e_time_average.csv",), _fig1e), (("fig1gh.csv",), _fig1gh), (("best_m.csv",), _fig1i),
+          (("thm4_rates.json", "fig1j.csv", "fig1k.csv", "fig1l.csv"), _theorem4),
+          (("thm2_density.csv", "thm2.json"), _theorem2))
+
+
 def draw_all(results="results/ewsg_iclr", out="figures/out/ewsg_iclr") -> list[Path]:
     """Draw the conference text's Figure 1 panels and the Theorem 2 figure from stored results.
 
+    A panel whose result files are absent is skipped (``sgmcmc-verify figures`` says which results
+    are missing).
+
     Raises
     ------
-    FileNotFoundError
-        If a results file is missing (run ``sgmcmc-verify run ewsg_iclr`` first).
+    verify.errors.ResultFileError
+        Naming a file that is truncated, garbled or lacks the columns a panel reads.
     """
     res, out = Path(results), Path(out)
     sns.set_theme(style="whitegrid", context="paper")
-    paths = _kl_panel(read_csv(res / "fig1a.csv"), "1a: SG-MCMC methods, Gaussian target (n=20)", out, "fig1a")
-    for fn in (_fig1b, _fig1c, _fig1d, _fig1e, _fig1gh, _fig1i, _theorem4, _theorem2):
-        paths += fn(res, out)
-    return paths
+    return draw_available(PANELS, res, out)

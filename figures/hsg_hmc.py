@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures._common import save_figure  # noqa: E402
+from figures._common import draw_available, save_figure  # noqa: E402
 from verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
@@ -172,17 +172,12 @@ def _blr_figure(res: Path, out: Path) -> list[Path]:
     return _save(fig, out, "blr")
 
 
+#: Every figure with the files it reads (drawn when those exist).
+PANELS = ((("lemma.csv", "lemma.json"), _lemma_figures),
+          (("table2.csv", "table2.json", "figure1_samples.csv", "figure1_grid.csv"), _table2_figures),
+          (("complexity.csv", "complexity.json"), _complexity_figure), (("blr.csv",), _blr_figure))
+
+
 def draw_all(results_dir, out_dir) -> list[Path]:
     """Draw every HSG-HMC figure whose results exist; returns the written paths."""
-    res, out = Path(results_dir), Path(out_dir)
-    paths = []
-    if (res / "lemma.csv").exists():
-        paths += _lemma_figures(res, out)
-    if (res / "table2.csv").exists():
-        paths += _table2_figures(res, out)
-    if (res / "complexity.csv").exists():
-        paths += _complexity_figure(res, out)
-    if (res / "blr.csv").exists():
-        paths += _blr_figure(res, out)
-    return paths
-
+    return draw_available(PANELS, Path(results_dir), Path(out_dir))

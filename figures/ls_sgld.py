@@ -16,7 +16,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures._common import save_figure  # noqa: E402
+from figures._common import draw_available, save_figure  # noqa: E402
 from verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
@@ -248,16 +248,12 @@ def _table2(res, out):
     return _save(fig, out, "table2")
 
 
-_DRAW = {"table2.csv": _table2, "fig3.csv": _fig3, "table1.csv": _table1, "thm33.json": _thm33, "prop21.json": _prop21, "table3.csv": _table3,
-         "fig1.csv": _fig1, "fig4.csv": _fig4}
+#: Every figure with the files it reads (drawn when those exist; Table 2's samples are optional).
+PANELS = ((("table2.csv",), _table2), (("fig3.csv", "fig3.json"), _fig3), (("table1.csv",), _table1),
+          (("thm33.json", "thm33.csv", "thm33_gamma.csv"), _thm33), (("prop21.json",), _prop21),
+          (("table3.csv",), _table3), (("fig1.csv", "fig1_samples.csv"), _fig1), (("fig4.csv",), _fig4))
 
 
 def draw_all(results_dir, out_dir) -> list[Path]:
     """Draw every LS-SGLD figure whose result files exist in ``results_dir``; return the written paths."""
-    res, out = Path(results_dir), Path(out_dir)
-    paths = []
-    for fname, fn in _DRAW.items():
-        if (res / fname).exists():
-            paths += fn(res, out)
-    return paths
-
+    return draw_available(PANELS, Path(results_dir), Path(out_dir))

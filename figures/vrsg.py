@@ -24,7 +24,8 @@ def draw_all(results_dir, out_dir) -> list[Path]:
     res, out = Path(results_dir), Path(out_dir)
     paths: list[Path] = []
     for panel in PANELS:
-        paths += panel(res, out)
+        with named_files([res], panel.__name__):
+            paths += panel(res, out)
     return paths
 
 
@@ -35,7 +36,7 @@ def draw_all(results_dir, out_dir) -> list[Path]:
 
 import numpy as np  # noqa: E402
 
-from figures._common import save_figure  # noqa: E402
+from figures._common import named_files, save_figure  # noqa: E402
 from verify.store.io import read_csv, read_json  # noqa: E402
 
 

@@ -42,8 +42,8 @@ Module map
 ``ledger.baseline``             smoke-scale regression against committed baselines
 ``store.registry``              discovery of papers, experiments, claims and figure modules
 ``store.settings``              frozen per-experiment settings at three scales
-``store.cache``                 keyed result store, code fingerprints, resume
-``store.io``                    atomic CSV / JSON
+``store.cache``                 keyed result store, code fingerprints, resume; file digests, locks
+``store.io``                    atomic CSV / JSON, checked reads, SHA-256
 ``cli``                         the ``sgmcmc-verify`` command
 ==============================  =====================================================================
 """

@@ -24,6 +24,9 @@ from pathlib import Path
 
 from verify.store.settings import SCALES
 
+#: The joblib backends ``--backend`` accepts (the same as ``verify.store.cache.BACKENDS``).
+BACKENDS = ("loky", "threading", "multiprocessing", "dask")
+
 
 def _progress_bar(desc):
     from tqdm.auto import tqdm
@@ -72,9 +75,22 @@ def _select_experiments(target):
     return exps or [get_experiment(target)]
 
 
+def _warn_unused_data(exps, a, log):
+    """Warn about every ``--data`` name that none of ``exps`` reads (the experiments' ``inputs()`` say what they read)."""
+    given = [spec.partition("=")[0] for spec in a.data]
+    if not given:
+        return
+    read = {d.get("name") for e in exps for d in e.settings.at(a.scale).inputs().get("data", [])}
+    unused = [n for n in dict.fromkeys(given) if n not in read]
+    if unused:
+        ids = ", ".join(e.id for e in exps[:8]) + (f" and {len(exps) - 8} more" if len(exps) > 8 else "")
+        log(f"warning: --data {', '.join(unused)}: not read by {ids}; ignored")
+
+
 def _run(exps, a, log):
     from verify.store.cache import run_experiment
 
+    _warn_unused_data(exps, a, log)
     out = []
     with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
         for e in exps:
@@ -89,21 +105,44 @@ def _run(exps, a, log):
 
 
 def _figures(paper, results, out, log):
-    from verify.store.registry import figure_modules
+    """Draw every figure whose results are in ``results``; say which experiments' results are missing.
 
+    Every experiment's published files are checked against its manifest first (a changed or
+    truncated file stops the command, naming the file).
+    """
+    from verify.store.cache import verify_published
+    from verify.store.registry import all_experiments, figure_modules
+
+    root = Path(results)
+    if not root.is_dir():
+        raise FileNotFoundError(f"no results directory {str(root)!r}; run `sgmcmc-verify run ...` first "
+                                "or point --results at one")
+    mods = figure_modules()
+    if paper and paper not in mods:
+        raise ValueError(f"no figures for {paper!r}; papers with figures: {', '.join(sorted(mods))}")
+    exps = all_experiments()
     done = []
-    for name, m in figure_modules().items():
+    for name, m in mods.items():
         if paper and name != paper:
             continue
-        res = Path(results) / name
-        if not res.exists():
+        res = root / name
+        if not res.is_dir():
             log(f"figures.{name}: no results under {res}; skipped")
             continue
+        missing = []
+        for e in (e for e in exps if e.paper == name):
+            try:
+                verify_published(res, e.id)
+            except FileNotFoundError:
+                missing.append(e.id)
         paths = m.draw_all(res, Path(out) / name)
         log(f"figures.{name}: {len(paths)} files in {Path(out) / name}")
+        if missing:
+            log(f"figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
+                f"(`sgmcmc-verify run {name}` makes them)")
         done += paths
     if paper and not done:
-        raise FileNotFoundError(f"no figures drawn for {paper!r}: no module figures/{paper}.py or no results")
+        raise FileNotFoundError(f"no figures drawn for {paper!r}: no results under {root / paper}")
     return done
 
 
@@ -140,8 +179,8 @@ def build_parser():
 
     def common(sp, out=False):
         sp.add_argument("--scale", default="default", help="smoke | default | paper")
-        sp.add_argument("--n-jobs", type=int, default=1)
-        sp.add_argument("--backend", default=None, help="joblib backend: loky | threading | multiprocessing | dask")
+        sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
+        sp.add_argument("--backend", default=None, help="joblib backend: " + " | ".join(BACKENDS))
         sp.add_argument("--scheduler", default=None, help="dask scheduler address (default: a LocalCluster)")
         sp.add_argument("--results", default="results")
         sp.add_argument("--force", action="store_true", help="recompute even if a stored result matches")
@@ -174,8 +213,19 @@ def build_parser():
     g.add_argument("--check", action="store_true")
     g.add_argument("--refresh", action="store_true")
     sp.add_argument("--results", default=None, help="where to run the smoke experiments (default: a temp dir)")
-    sp.add_argument("--n-jobs", type=int, default=1)
+    sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
     return p
+
+
+def _n_jobs(n: int) -> int:
+    """``--n-jobs``: a positive integer, or -1 for every CPU core (resolved here, so manifests record the number)."""
+    if n == -1:
+        import joblib
+
+        return int(joblib.cpu_count())
+    if n < 1:
+        raise ValueError(f"--n-jobs must be a positive integer or -1 (every core), got {n}")
+    return n
 
 
 def _log(msg: str) -> None:
@@ -189,6 +239,10 @@ def main(argv=None) -> int:
     try:
         if hasattr(a, "scale") and a.scale not in SCALES:
             raise ValueError(f"unknown scale {a.scale!r}; choose one of {', '.join(SCALES)}")
+        if hasattr(a, "n_jobs"):
+            a.n_jobs = _n_jobs(a.n_jobs)
+        if getattr(a, "backend", None) is not None and a.backend not in BACKENDS:
+            raise ValueError(f"unknown backend {a.backend!r}; choose one of {', '.join(BACKENDS)}")
         for spec in a.data:
             from verify.targets.datasets import set_data_path
             name, sep, path = spec.partition("=")

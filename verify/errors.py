@@ -3,7 +3,8 @@
 Bad user input raises :class:`ValueError` naming the parameter and its value (the ``check_*``
 helpers, defined in :mod:`analytic.validation` at the bottom of the package graph and re-exported
 here); a chain that leaves the finite numbers raises :class:`DivergenceError` naming the sampler,
-the step and the setting.
+the step and the setting; a stored result that is unreadable, truncated or does not match the
+SHA-256 its manifest recorded raises :class:`ResultFileError` naming the file and the repair.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from analytic.validation import check_finite_array, check_nonnegative_int, check
 
 __all__ = [
     "DivergenceError",
+    "ResultFileError",
     "check_positive",
     "check_nonnegative_int",
     "check_positive_int",
@@ -56,6 +58,36 @@ class DivergenceError(FloatingPointError):
     def __reduce__(self):
         # rebuilt from its fields, so that it survives the trip back from a joblib worker process
         return (type(self), (self.sampler, self.step, self.setting, self.n_bad_chains))
+
+
+class ResultFileError(ValueError):
+    """A stored result file (CSV, JSON, manifest) is unreadable, truncated, or not what its manifest recorded.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    reason : str
+        What is wrong with it (e.g. ``"SHA-256 differs from the manifest"``, ``"no data rows"``).
+    remedy : str, default ""
+        How to repair it (e.g. the ``sgmcmc-verify run <id> --force`` command).
+
+    The message is ``"<path>: <reason>; <remedy>"``; the attributes carry the same names.
+
+    Examples
+    --------
+    >>> str(ResultFileError("results/ewsg/fig1a.csv", "no data rows", "rerun with --force"))
+    'results/ewsg/fig1a.csv: no data rows; rerun with --force'
+    """
+
+    def __init__(self, path, reason: str, remedy: str = ""):
+        self.path = str(path)
+        self.reason = reason
+        self.remedy = remedy
+        super().__init__(f"{self.path}: {reason}" + (f"; {remedy}" if remedy else ""))
+
+    def __reduce__(self):
+        return (type(self), (self.path, self.reason, self.remedy))
 
 
 def nonfinite_chains(*arrays: np.ndarray) -> int:

@@ -223,8 +223,11 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
         collect(_run_block(block_fn, s, c) for s, c in zip(sizes, children))
     else:
         # parallel_config (not Parallel(backend=...)) is what registers external backends such as dask
+        # joblib's multiprocessing backend cannot return a generator: it returns the list (in block order,
+        # the same numbers; the progress callback then runs once all blocks are done)
+        ret = "list" if backend == "multiprocessing" else "generator"
         with parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
-            collect(Parallel(return_as="generator")(delayed(_run_block)(block_fn, s, c) for s, c in zip(sizes, children)))
+            collect(Parallel(return_as=ret)(delayed(_run_block)(block_fn, s, c) for s, c in zip(sizes, children)))
     shared = {"passes", "steps"}
     out: dict = {}
     first = blocks[0]

@@ -20,7 +20,7 @@ from verify.errors import DivergenceError
 from verify.runner import run_chains
 from verify.store.io import write_csv, write_json
 from verify.targets.datasets import load as load_data
-from verify.targets.datasets import standardize, train_test_split, user_data_names
+from verify.targets.datasets import load_pair, standardize, train_test_split, user_data_names
 from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
 from .methods import METHODS, make_method
@@ -30,9 +30,8 @@ __all__ = ["blr_run", "run_blr"]
 
 
 def _data(name, s):
-    if name + ".t" in user_data_names():  # the LIBSVM page's own train / test files
-        tr = load_data(name)
-        te = load_data(name + ".t", n_features=tr.X.shape[1])
+    if name + ".t" in user_data_names():  # the LIBSVM page's own train / test files, read as one pair
+        tr, te = load_pair(name)
     else:
         tr, te = train_test_split(load_data(name), s.test_fraction, s.seed)
     return standardize(tr, te)

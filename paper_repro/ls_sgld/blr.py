@@ -18,8 +18,7 @@ from verify import samplers
 from verify.integrators.smoothing import PeriodicSmoothing
 from verify.runner import run_chains
 from verify.store.io import write_csv
-from verify.targets.datasets import load as load_data
-from verify.targets.datasets import load_builtin, standardize, train_test_split
+from verify.targets.datasets import load_builtin, load_pair, standardize, train_test_split
 from verify.targets.logistic import GammaNormPrior, LogisticRegressionTarget
 
 from .settings import Fig4Settings, Table3Settings
@@ -47,7 +46,7 @@ def load_blr_data(name: str, test_fraction: float, seed: int):
         Unknown name, or a3a requested without its files (the message says how to pass them).
     """
     if name == "a3a":
-        tr, te = load_data("a3a", n_features=123), load_data("a3a.t", n_features=123)
+        tr, te = load_pair("a3a", n_features=123)
     else:
         tr, te = train_test_split(load_builtin(name), test_fraction, seed)
     return standardize(tr, te)

@@ -93,10 +93,12 @@ def check_inverse_temperature(beta) -> float:
 
 
 def init_position(target, position) -> np.ndarray:
-    """A validated float64 copy of ``position``, which must be finite with shape ``(chains, target.dim)``."""
+    """A validated float64 copy of ``position``, which must be finite with shape ``(chains, target.dim)``, chains >= 1."""
     pos = check_finite_array("position", position)
     if pos.ndim != 2 or pos.shape[1] != target.dim:
         raise ValueError(f"position must have shape (chains, {target.dim}), got {pos.shape}")
+    if pos.shape[0] < 1:
+        raise ValueError(f"position must hold at least one chain, got shape {pos.shape}")
     return pos.copy()
 
 

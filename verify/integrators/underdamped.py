@@ -11,6 +11,7 @@ EWSG, seed ``000_8e0377c44e2ea3b8.txt``: eq. (3), Algorithm 1, Appendix E, §5.1
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +74,8 @@ class UnderdampedEM(UnderdampedIntegrator):
         object.__setattr__(self, "friction", check_positive("friction", self.friction))
         if self.noise_scale is None:
             object.__setattr__(self, "noise_scale", float(np.sqrt(2.0 * self.friction / self.inverse_temperature)))
-        elif not (np.isfinite(self.noise_scale) and self.noise_scale >= 0):
+        elif (isinstance(self.noise_scale, bool) or not isinstance(self.noise_scale, numbers.Real)
+              or not (np.isfinite(self.noise_scale) and self.noise_scale >= 0)):
             raise ValueError(f"noise_scale must be a finite number >= 0, got {self.noise_scale!r}")
 
     def _update(self, state, rng):

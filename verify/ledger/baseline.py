@@ -3,7 +3,8 @@
 Each paper's ``claims`` module may define ``BASELINE_METRICS``: a mapping claim id →
 ``f(results_root) -> {name: (value, standard_error)}``. :func:`refresh` runs every experiment at
 the smoke scale and writes ``paper_repro/baselines/<paper>.json``; :func:`check` reruns them and
-reports every number that moved by more than its tolerance
+reports every number that moved by more than its tolerance, and every claim of ``BASELINE_METRICS``
+whose baseline is missing (a deleted or emptied baseline file fails the check, naming it)
 
     |now − baseline| > 4 · sqrt(se_baseline² + se_now²) + ROUNDOFF · |baseline|,
 
@@ -20,17 +21,18 @@ reproduced exactly.
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import tempfile
 from pathlib import Path
 
+from ..errors import ResultFileError
 from ..store.cache import run_experiment
-from ..store.io import write_json
+from ..store.io import read_json, write_json
 from ..store.registry import all_experiments
 from .claims import load_all
 
-__all__ = ["BASELINE_DIR", "collect", "refresh", "check", "compare", "Z", "ROUNDOFF"]
+__all__ = ["BASELINE_DIR", "collect", "refresh", "check", "compare", "Z", "ROUNDOFF", "registered_metrics",
+           "load_baselines", "missing_baselines"]
 
 BASELINE_DIR = Path(__file__).resolve().parents[2] / "paper_repro" / "baselines"
 Z = 4.0
@@ -66,7 +68,7 @@ def refresh(results_root=None, n_jobs=1, log=None) -> Path:
 
 
 def compare(baseline: dict, now: dict) -> list[str]:
-    """Readable lines, one per number outside its tolerance (or missing)."""
+    """Readable lines, one per number outside its tolerance, missing now, or measured now without a baseline."""
     problems = []
     for paper, claims in baseline.items():
         for cid, metrics in claims.items():
@@ -80,17 +82,88 @@ def compare(baseline: dict, now: dict) -> list[str]:
                 if not (abs(v - b) <= tol):
                     problems.append(f"{cid} [{name}]: baseline {b:.6g}, now {v:.6g}, |diff| {abs(v - b):.3g} > "
                                     f"tolerance {tol:.3g} ({Z:g} combined s.e.)")
+    for paper, claims in now.items():
+        for cid, metrics in claims.items():
+            for name in metrics:
+                if name not in baseline.get(paper, {}).get(cid, {}):
+                    problems.append(f"{cid} [{name}]: measured now, but not in the baseline of {paper}")
+    return problems
+
+
+def registered_metrics() -> dict:
+    """``{paper: [claim id, ...]}``: every claim that a paper's ``BASELINE_METRICS`` puts under regression."""
+    papers = sorted({c.paper for c in load_all().values()})
+    out = {}
+    for paper in papers:
+        metrics = getattr(importlib.import_module(f"paper_repro.{paper}.claims"), "BASELINE_METRICS", {})
+        if metrics:
+            out[paper] = sorted(metrics)
+    return out
+
+
+def load_baselines(directory=None) -> tuple[dict, list[str]]:
+    """The committed baselines ``{paper: {claim: {metric: [value, se]}}}`` and the problems found reading them.
+
+    A file that is not valid JSON, or has no ``claims`` object, is a problem naming the file (and is
+    left out of the returned mapping).
+    """
+    d = Path(directory) if directory is not None else BASELINE_DIR
+    baseline, problems = {}, []
+    for f in sorted(d.glob("*.json")):
+        try:
+            claims = read_json(f).get("claims")
+        except (ResultFileError, AttributeError) as e:
+            problems.append(f"{f}: not a baseline file ({e}); restore it from git or run `sgmcmc-verify baseline "
+                            "--refresh`")
+            continue
+        if not isinstance(claims, dict):
+            problems.append(f"{f}: no 'claims' object; restore it from git or run `sgmcmc-verify baseline --refresh`")
+            continue
+        baseline[f.stem] = claims
+    return baseline, problems
+
+
+def missing_baselines(baseline: dict, registered: dict, directory=None) -> list[str]:
+    """One line per paper or claim that is registered for regression but has no baseline metrics.
+
+    Parameters
+    ----------
+    baseline : ``{paper: {claim id: {metric: [value, se]}}}`` (:func:`load_baselines`)
+    registered : ``{paper: [claim id, ...]}`` (:func:`registered_metrics`)
+
+    Examples
+    --------
+    >>> missing_baselines({"p": {"p.a": {"m": [1.0, 0.1]}}}, {"p": ["p.a", "p.b"], "q": ["q.c"]}, "B")
+    ['claim p.b: no baseline metrics in B/p.json', 'paper q: no baseline file B/q.json (its claims q.c are not checked)']
+    """
+    d = Path(directory) if directory is not None else BASELINE_DIR
+    problems = []
+    for paper, cids in sorted(registered.items()):
+        if paper not in baseline:
+            problems.append(f"paper {paper}: no baseline file {d / (paper + '.json')} (its claims "
+                            f"{', '.join(cids)} are not checked)")
+            continue
+        for cid in cids:
+            if not baseline[paper].get(cid):
+                problems.append(f"claim {cid}: no baseline metrics in {d / (paper + '.json')}")
     return problems
 
 
 def check(results_root=None, n_jobs=1, log=None) -> list[str]:
-    """Rerun the smoke experiments and compare with the committed baselines; [] when all agree."""
-    baseline = {}
-    for f in sorted(BASELINE_DIR.glob("*.json")):
-        baseline[f.stem] = json.loads(f.read_text())["claims"]
-    if not baseline:
-        return [f"no baselines under {BASELINE_DIR}; run `sgmcmc-verify baseline --refresh`"]
+    """Rerun the smoke experiments and compare with the committed baselines; [] when all agree.
+
+    Every claim registered in a paper's ``BASELINE_METRICS`` must have its metrics in the baseline
+    file of its paper: a missing or unreadable file, a missing claim, or a metric measured now but not
+    in the baseline is a problem naming it (so the check cannot be switched off by deleting or
+    emptying a baseline). Missing baselines are reported before anything is run.
+    """
+    baseline, problems = load_baselines()
+    problems += missing_baselines(baseline, registered_metrics())
+    if problems:
+        return problems + ["`sgmcmc-verify baseline --refresh` rewrites the baselines (on purpose only; commit the "
+                           "diff)"]
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(results_root or tmp)
         _run_smoke(root, n_jobs, log)
-        return compare(baseline, collect(root))
+        now = collect(root)
+    return compare(baseline, now)

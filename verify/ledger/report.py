@@ -8,40 +8,60 @@ status) with each claim linked to the figure that shows it, then the details.
 from __future__ import annotations
 
 import html
-import json
 import time
 from pathlib import Path
 
-from ..store.cache import git_commit, package_versions
+from ..errors import ResultFileError
+from ..store.cache import git_commit, package_versions, verify_published
 from ..store.io import write_json, write_text
 from .claims import STATUSES, Claim, Verdict
 
-__all__ = ["evaluate", "write_report", "MissingResultsError"]
+__all__ = ["evaluate", "write_report", "MissingResultsError", "ClaimEvaluationError"]
 
 
 class MissingResultsError(FileNotFoundError):
     """A claim's experiment has no stored result; run it first (``sgmcmc-verify run``)."""
 
 
+class ClaimEvaluationError(ResultFileError):
+    """A claim's evaluator failed on verified files (they lack a row or a column it reads); names the claim and files."""
+
+
 def evaluate(claims: list[Claim], results_root="results") -> list[dict]:
-    """Evaluate each claim from ``results_root``; a claim whose results are missing raises.
+    """Evaluate each claim from ``results_root``; a claim whose results are missing or corrupt raises.
+
+    Before a claim is evaluated, the manifest of every experiment it reads and the SHA-256 of every
+    file that experiment wrote are checked (:func:`verify.store.cache.verify_published`).
 
     Raises
     ------
     MissingResultsError
         Naming the claim and the experiment(s) to run.
+    verify.errors.ResultFileError
+        A corrupt manifest, or a file that is missing or differs from its manifest (naming the file
+        and the command that repairs it); :class:`ClaimEvaluationError` when the evaluator itself
+        fails on the files (naming the claim and the files it read).
     """
     root = Path(results_root)
     records = []
     for c in claims:
         manifests = {}
         for e in c.experiments:
-            mp = root / c.paper / f"{e}.manifest.json"
-            if not mp.exists():
+            try:
+                manifests[e] = verify_published(root / c.paper, e)
+            except FileNotFoundError:
                 raise MissingResultsError(f"claim {c.id} needs experiment {e}: no stored result under {root}; "
-                                          f"run `sgmcmc-verify run {e}`")
-            manifests[e] = json.loads(mp.read_text())
-        v: Verdict = c.evaluate(root)
+                                          f"run `sgmcmc-verify run {e}`") from None
+        try:
+            v: Verdict = c.evaluate(root)
+        except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as err:
+            if isinstance(err, ResultFileError):
+                raise
+            files = [str(root / c.paper / o) for m in manifests.values() for o in m["outputs"]]
+            raise ClaimEvaluationError(", ".join(files), f"claim {c.id} could not be evaluated from these files "
+                                       f"({type(err).__name__}: {err})",
+                                       "recompute with " + ", ".join(f"`sgmcmc-verify run {e} --force`"
+                                                                     for e in c.experiments)) from err
         records.append({
             "id": c.id, "paper": c.paper, "source": c.source, "statement": c.statement, "expected": c.expected,
             "tolerance": c.tolerance, "status": v.status, "measured": v.measured, "detail": v.detail,

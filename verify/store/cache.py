@@ -10,12 +10,22 @@ changes the key of exactly the experiments that depend on it.
 Layout under ``results/``::
 
     .cache/<experiment id>/<key>/       the files + manifest.json   (complete or absent)
+    .cache/<experiment id>/<key>.lock   the entry's lock (filelock)
     <paper>/<file>                      the current files, copied from the cache (what figures read)
     <paper>/<experiment id>.manifest.json
 
 A run writes into a temporary directory and is renamed into the cache only when complete, so an
 interrupted ``make figures`` leaves no half-written results and resumes with the experiments
 that had not finished.
+
+Faults (issue #14): the manifest records the SHA-256 of every output; an entry is reused only
+when its manifest parses, names this experiment and key, and every output has the recorded
+digest, and a corrupt entry is recomputed. The entry is locked while it is checked, computed and
+copied (a concurrent run of the same experiment and settings waits, then reuses it); replacing an
+entry renames the old one aside before the new one is renamed in; temporary directories of runs
+that were killed are removed by the next run. The copies in ``<paper>/`` are checked against the
+manifest after copying, and the manifest is copied last (it is removed first), so ``<paper>/``
+never holds a manifest that does not describe the files next to it.
 """
 from __future__ import annotations
 
@@ -26,6 +36,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import time
@@ -33,10 +44,14 @@ import uuid
 from pathlib import Path
 from typing import Any, Mapping
 
-from .io import write_json
+from filelock import FileLock, Timeout
+
+from ..errors import ResultFileError, check_positive_int
+from .io import read_csv, read_json, sha256_file, write_json
 from .registry import PROJECT_PACKAGES, Experiment, get_experiment
 
-__all__ = ["run_experiment", "code_fingerprint", "settings_key", "package_versions", "git_commit"]
+__all__ = ["run_experiment", "code_fingerprint", "settings_key", "package_versions", "git_commit", "check_manifest",
+           "verify_outputs", "verify_published", "remove_stale_temporaries", "pid_alive", "BACKENDS", "MANIFEST_FIELDS"]
 
 
 # ---- keys -------------------------------------------------------------------------------------
@@ -143,18 +158,310 @@ def git_commit(root: str | os.PathLike | None = None) -> dict:
         return {"commit": None, "dirty": None}
 
 
+# ---- verification -----------------------------------------------------------------------------
+
+#: What a manifest must hold (besides the per-file ``sha256`` map, absent only in entries written before it existed).
+MANIFEST_FIELDS = ("id", "paper", "key", "scale", "settings", "outputs")
+
+#: joblib backends accepted by :func:`run_experiment` (``None``: joblib's default, loky).
+BACKENDS = ("loky", "threading", "multiprocessing", "dask")
+
+
+def _repair(exp_id: str) -> str:
+    return (f"rerun `sgmcmc-verify run {exp_id}` (it restores results/ from a verified cache entry) or "
+            f"`sgmcmc-verify run {exp_id} --force` (recomputes it)")
+
+
+def check_manifest(path, exp_id: str | None = None, key: str | None = None) -> dict:
+    """Read and check a manifest written by :func:`run_experiment`.
+
+    Parameters
+    ----------
+    path : path-like
+        ``results/.cache/<id>/<key>/manifest.json`` or ``results/<paper>/<id>.manifest.json``.
+    exp_id, key : str or None
+        The experiment id and cache key the manifest must name (not checked when ``None``).
+
+    Returns
+    -------
+    dict
+        The manifest. ``"sha256"`` (``{output: hex digest}``) is present for every output unless the
+        entry predates file hashes (then the key is absent).
+
+    Raises
+    ------
+    FileNotFoundError
+        No manifest.
+    verify.errors.ResultFileError
+        Invalid JSON, not a JSON object, a missing field, another experiment's or key's manifest, or a
+        ``sha256`` map that does not cover exactly the outputs; the message names the file and the repair.
+    """
+    exp_id_hint = exp_id or Path(path).name.removesuffix(".manifest.json")
+    try:
+        m = read_json(path)
+    except ResultFileError as e:
+        raise ResultFileError(path, f"corrupt manifest: {e.reason}", _repair(exp_id_hint)) from None
+    if not isinstance(m, dict):
+        raise ResultFileError(path, f"corrupt manifest: a JSON object is expected, got {type(m).__name__}",
+                              _repair(exp_id_hint))
+    missing = [f for f in MANIFEST_FIELDS if f not in m]
+    if missing:
+        raise ResultFileError(path, f"corrupt manifest: no {', '.join(missing)}", _repair(exp_id_hint))
+    if (exp_id is not None and m["id"] != exp_id) or (key is not None and m["key"] != key):
+        raise ResultFileError(path, f"corrupt manifest: it names {m['id']!r} (key {m['key']!r}), expected {exp_id!r}"
+                                    f"{f' (key {key!r})' if key else ''}", _repair(exp_id_hint))
+    outputs = m["outputs"]
+    if not (isinstance(outputs, list) and outputs and all(isinstance(o, str) for o in outputs)):
+        raise ResultFileError(path, "corrupt manifest: outputs must be a non-empty list of file names",
+                              _repair(exp_id_hint))
+    if "sha256" in m:
+        h = m["sha256"]
+        if not (isinstance(h, dict) and set(h) == set(outputs) and all(isinstance(v, str) for v in h.values())):
+            raise ResultFileError(path, "corrupt manifest: sha256 must map every output to its digest",
+                                  _repair(exp_id_hint))
+    return m
+
+
+def verify_outputs(directory, manifest: Mapping[str, Any]) -> None:
+    """Check that every output named by ``manifest`` is in ``directory`` with the SHA-256 the manifest recorded.
+
+    A manifest without ``sha256`` (written before file hashes existed) gets the structural checks of
+    :func:`~verify.store.io.read_csv` / :func:`~verify.store.io.read_json` instead.
+
+    Raises
+    ------
+    verify.errors.ResultFileError
+        A missing output, an output whose digest differs, or (no digests) one that does not parse;
+        the message names the file and the repair.
+    """
+    d = Path(directory)
+    hashes = manifest.get("sha256")
+    for o in manifest["outputs"]:
+        f = d / o
+        if not f.is_file():
+            raise ResultFileError(f, f"missing (the manifest of {manifest['id']} lists it)", _repair(manifest["id"]))
+        if hashes is not None:
+            if sha256_file(f) != hashes[o]:
+                raise ResultFileError(f, "SHA-256 differs from the one its manifest recorded (changed or truncated "
+                                         "after it was written)", _repair(manifest["id"]))
+        else:
+            try:
+                if f.suffix == ".csv":
+                    read_csv(f)
+                elif f.suffix == ".json":
+                    read_json(f)
+            except ResultFileError as e:
+                raise ResultFileError(f, e.reason, _repair(manifest["id"])) from None
+
+
+def verify_published(results_dir, exp_id: str) -> dict:
+    """Check ``results_dir/<exp_id>.manifest.json`` and the outputs next to it; return the manifest.
+
+    ``results_dir`` is a paper's directory (``results/<paper>/``), which figures and the report read.
+
+    Raises
+    ------
+    FileNotFoundError
+        No manifest for ``exp_id`` there (the experiment has not been run into this directory).
+    verify.errors.ResultFileError
+        A corrupt manifest, or an output missing or changed (see :func:`verify_outputs`).
+    """
+    d = Path(results_dir)
+    m = check_manifest(d / f"{exp_id}.manifest.json", exp_id)
+    verify_outputs(d, m)
+    return m
+
+
+# ---- locks and temporary directories --------------------------------------------------------------
+
+#: ``.tmp-<key>-<pid>-<random>`` (a run in progress) and ``.old-<key>-<pid>-<random>`` (an entry being replaced).
+_TEMP_NAME = re.compile(r"^\.(tmp|old)-([0-9a-f]+)-(\d+)-[0-9a-f]+$")
+
+
+def _entry_lock(exp_dir: Path, key: str) -> FileLock:
+    return FileLock(exp_dir / f"{key}.lock")
+
+
+def _acquire(lock: FileLock, what: str, log) -> None:
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        if log:
+            log(f"{what}: another run holds {lock.lock_file}; waiting for it")
+        lock.acquire()
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists on this machine (a zombie counts as gone); ``True`` when unknowable."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def remove_stale_temporaries(exp_dir, held_key: str | None = None, log=None) -> list[Path]:
+    """Remove the temporary directories of runs of one experiment whose owner process is gone.
+
+    A run creates ``.tmp-<key>-<pid>-<random>`` (and, when it replaces an entry, ``.old-...``) only
+    while it holds the entry lock ``<key>.lock``, which the kernel releases when the process dies
+    (SIGKILL included). A directory is removed when that lock is free (or held by the caller:
+    ``held_key``) and process ``pid`` no longer exists; a live run's directories are never touched.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The directories removed.
+    """
+    d = Path(exp_dir)
+    removed = []
+    if not d.is_dir():
+        return removed
+    for p in sorted(d.iterdir()):
+        m = _TEMP_NAME.match(p.name)
+        if m is None or not p.is_dir():
+            continue
+        key, pid = m.group(2), int(m.group(3))
+        if pid != os.getpid() and pid_alive(pid):
+            continue
+        if key == held_key:
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            lock = _entry_lock(d, key)
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                continue
+            try:
+                shutil.rmtree(p, ignore_errors=True)
+            finally:
+                lock.release()
+        removed.append(p)
+        if log:
+            log(f"{d.name}: removed {p.name}, left by a run that was killed (process {pid} is gone)")
+    return removed
+
+
 # ---- running ----------------------------------------------------------------------------------
 
 def _copy_atomic(src: Path, dst: Path) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
     tmp = dst.with_name(f".{dst.name}.{uuid.uuid4().hex}.tmp")
-    shutil.copyfile(src, tmp)
-    os.replace(tmp, dst)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dst)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _check_run_args(n_jobs, backend) -> None:
+    check_positive_int("n_jobs", n_jobs)
+    if backend is not None and backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)} (or None), got {backend!r}")
+
+
+def _compute(exp: Experiment, cfg, scale, settings, fp, modules, key, exp_dir: Path, cache: Path, n_jobs, backend,
+             progress, log) -> None:
+    """Run ``exp`` into a temporary directory and move it into place as ``cache`` (the entry lock is held)."""
+    tmp = exp_dir / f".tmp-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    tmp.mkdir(parents=True, exist_ok=False)
+    try:
+        t0 = time.perf_counter()
+        exp.run(cfg, tmp, n_jobs, backend, progress)
+        wall = time.perf_counter() - t0
+        missing = [o for o in exp.outputs if not (tmp / o).exists()]
+        if missing:
+            raise RuntimeError(f"experiment {exp.id} did not write {missing}")
+        manifest = {"id": exp.id, "paper": exp.paper, "key": key, "scale": scale, "settings": _jsonable(settings),
+                    "code_fingerprint": fp, "code_modules": modules, "versions": package_versions(),
+                    "git": git_commit(), "wall_time_s": wall, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                    "outputs": list(exp.outputs), "n_jobs": n_jobs, "backend": backend,
+                    "sha256": {o: sha256_file(tmp / o) for o in exp.outputs}}
+        write_json(tmp / "manifest.json", manifest)
+        if cache.exists():  # a forced run, or a corrupt entry: set the old one aside first (rename, never delete first)
+            old = exp_dir / f".old-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+            os.replace(cache, old)
+            os.replace(tmp, cache)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, cache)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if log:
+        log(f"{exp.id}: computed in {wall:.1f} s (key {key})")
+
+
+def _stored(exp: Experiment, cache: Path, key: str, log) -> dict | None:
+    """The verified manifest of the cache entry, or ``None`` when there is none or it is corrupt (logged)."""
+    manifest_path = cache / "manifest.json"
+    if not manifest_path.exists():
+        if cache.exists() and log:
+            log(f"{exp.id}: stored result {key} has no manifest (an incomplete entry); recomputing")
+        return None
+    try:
+        m = check_manifest(manifest_path, exp.id, key)
+        if sorted(m["outputs"]) != sorted(exp.outputs):
+            raise ResultFileError(manifest_path, f"corrupt manifest: it lists {m['outputs']}, the experiment writes "
+                                                 f"{list(exp.outputs)}")
+        if "sha256" not in m:
+            raise ResultFileError(manifest_path, "no SHA-256 of the outputs (written before file hashes), so the "
+                                                 "files cannot be verified")
+        verify_outputs(cache, m)
+    except ResultFileError as e:
+        if log:
+            log(f"{exp.id}: stored result {key} cannot be reused ({e.path}: {e.reason}); recomputing")
+        return None
+    return m
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    return b.is_file() and a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+
+
+def _publish(exp: Experiment, cache: Path, manifest: Mapping[str, Any], root: Path, log) -> None:
+    """Copy a verified entry into ``root/<paper>/``.
+
+    Nothing is touched when the published files are already the entry's. Otherwise the published
+    manifest is removed first and copied last, after the outputs were copied and checked against the
+    entry's digests, so the directory never holds a manifest that does not describe its files.
+    """
+    lock = FileLock(cache.parent / ".publish.lock")
+    _acquire(lock, exp.id, log)
+    try:
+        dest = root / exp.paper
+        published = dest / f"{exp.id}.manifest.json"
+        hashes = manifest["sha256"]
+        stale = [o for o in manifest["outputs"] if not ((dest / o).is_file() and sha256_file(dest / o) == hashes[o])]
+        if not stale and _same_file(cache / "manifest.json", published):
+            return
+        published.unlink(missing_ok=True)
+        for o in stale:
+            _copy_atomic(cache / o, dest / o)
+        verify_outputs(dest, manifest)
+        _copy_atomic(cache / "manifest.json", published)
+    finally:
+        lock.release()
 
 
 def run_experiment(exp: Experiment | str, scale: str = "default", *, results_root="results", n_jobs: int = 1,
                    backend: str | None = None, force: bool = False, progress=None, log=None) -> dict:
     """Run (or reuse) one experiment and copy its outputs into ``results_root/<paper>/``.
+
+    A stored entry is reused only after its manifest and the SHA-256 of every output check out
+    (:func:`check_manifest`, :func:`verify_outputs`); a corrupt entry is recomputed (logged). The
+    entry is locked (``results/.cache/<id>/<key>.lock``, :mod:`filelock`) while it is checked,
+    computed and copied, so a concurrent run of the same experiment and settings waits and then
+    reuses it; temporary directories left by killed runs are removed
+    (:func:`remove_stale_temporaries`).
 
     Parameters
     ----------
@@ -162,7 +469,9 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     scale : {"smoke", "default", "paper"}
         The experiment receives ``exp.settings.at(scale)``.
     results_root : path
-    n_jobs, backend : joblib parallelism for the realizations (they do not change the numbers)
+    n_jobs : int >= 1
+    backend : one of :data:`BACKENDS` or None
+        joblib parallelism for the realizations (they do not change the numbers).
     force : bool
         Recompute even if a stored result with the same key exists.
     progress : callable or None
@@ -173,53 +482,44 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     -------
     dict
         The manifest (id, key, scale, settings, code fingerprint and modules, versions, git commit,
-        wall time, outputs) plus ``"cached": bool``.
+        wall time, outputs and their SHA-256) plus ``"cached": bool``.
 
     Raises
     ------
     KeyError
         Unknown experiment id.
     ValueError
-        Unknown scale.
+        Unknown scale, ``n_jobs`` not a positive integer, unknown ``backend``.
+    verify.errors.ResultFileError
+        A copy in ``results_root/<paper>/`` that does not match the entry just verified (the disk
+        changed under the run).
     """
     if isinstance(exp, str):
         exp = get_experiment(exp)
+    _check_run_args(n_jobs, backend)
     cfg = exp.settings.at(scale)
     settings = {**cfg.key_fields(), **cfg.inputs()}
     fp, modules = code_fingerprint(exp.module)
     key = settings_key(exp, settings, fp)
     root = Path(results_root)
-    cache = root / ".cache" / exp.id / key
-    manifest_path = cache / "manifest.json"
-    cached = manifest_path.exists() and not force
-    if not cached:
-        tmp = root / ".cache" / exp.id / f".tmp-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        tmp.mkdir(parents=True, exist_ok=False)
-        try:
-            t0 = time.perf_counter()
-            exp.run(cfg, tmp, n_jobs, backend, progress)
-            wall = time.perf_counter() - t0
-            missing = [o for o in exp.outputs if not (tmp / o).exists()]
-            if missing:
-                raise RuntimeError(f"experiment {exp.id} did not write {missing}")
-            manifest = {"id": exp.id, "paper": exp.paper, "key": key, "scale": scale, "settings": _jsonable(settings),
-                        "code_fingerprint": fp, "code_modules": modules, "versions": package_versions(),
-                        "git": git_commit(), "wall_time_s": wall, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                        "outputs": list(exp.outputs), "n_jobs": n_jobs, "backend": backend}
-            write_json(tmp / "manifest.json", manifest)
-            if cache.exists():  # a concurrent or forced run finished first: replace it whole
-                shutil.rmtree(cache)
-            os.replace(tmp, cache)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        if log:
-            log(f"{exp.id}: computed in {wall:.1f} s (key {key})")
-    elif log:
-        log(f"{exp.id}: reused stored result (key {key})")
-    manifest = json.loads(manifest_path.read_text())
-    for o in exp.outputs:
-        _copy_atomic(cache / o, root / exp.paper / o)
-    _copy_atomic(manifest_path, root / exp.paper / f"{exp.id}.manifest.json")
+    exp_dir = root / ".cache" / exp.id
+    cache = exp_dir / key
+    exp_dir.mkdir(parents=True, exist_ok=True)
+    lock = _entry_lock(exp_dir, key)
+    _acquire(lock, exp.id, log)
+    try:
+        remove_stale_temporaries(exp_dir, held_key=key, log=log)
+        manifest = None if force else _stored(exp, cache, key, log)
+        cached = manifest is not None
+        if cached:
+            if log:
+                log(f"{exp.id}: reused stored result (key {key})")
+        else:
+            _compute(exp, cfg, scale, settings, fp, modules, key, exp_dir, cache, n_jobs, backend, progress, log)
+            manifest = check_manifest(cache / "manifest.json", exp.id, key)
+        _publish(exp, cache, manifest, root, log)
+    finally:
+        lock.release()
+    manifest = dict(manifest)
     manifest["cached"] = cached
     return manifest

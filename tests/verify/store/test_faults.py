@@ -1,0 +1,534 @@
+"""Fault injection (issue #14): every fault ends in a correct recovery or in one clear error, never in a silent wrong output.
+
+Faults injected: truncated, garbled, emptied or deleted cache files; truncated, emptied (``{}``) or foreign
+manifests; changed files under ``results/``; concurrent runs of one experiment (child processes); a run
+killed with SIGKILL, and a figure killed while it is written; a LIBSVM train/test pair that disagrees on the
+feature indexing, unknown labels, malformed files, a huge feature index, ``--data`` nobody reads; every
+documented joblib backend; a deleted, emptied or truncated regression baseline; bad ``--n-jobs`` /
+``--backend``, zero chains, a non-numeric ``noise_scale``, ``figures`` with partial or missing results.
+
+A recovery must give outputs byte-identical to a clean run; an error must be one line naming the file
+(or parameter) and, where one exists, the command that repairs it. Most cache faults use a tiny test-only
+experiment (:mod:`support.faults`, never registered globally); the end-to-end ones use ``ewsg.fig1a`` and
+``ewsg.fig1b`` at smoke scale, the cheapest real experiments. Child processes are bounded in number (4)
+and time (``timeout``).
+"""
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import verify.store.registry as vr
+from support import DATA_DIR
+from support.faults import TESTS_DIR, TINY, spawn
+from verify.cli import main
+from verify.store.cache import run_experiment
+
+FIXTURE = DATA_DIR / "a3a_fixture.libsvm"
+CHILD_TIMEOUT = 60
+
+
+# ---- helpers ----------------------------------------------------------------------------------------
+
+def _entry(root: Path, exp_id: str = "faultpaper.tiny") -> Path:
+    """The one complete cache entry of ``exp_id`` under ``root``."""
+    (d,) = [p for p in (root / ".cache" / exp_id).iterdir() if p.is_dir() and not p.name.startswith(".")]
+    return d
+
+
+def _temporaries(root: Path, exp_id: str = "faultpaper.tiny") -> list[str]:
+    return sorted(p.name for p in (root / ".cache" / exp_id).iterdir() if p.name.startswith((".tmp-", ".old-")))
+
+
+def _published(root: Path) -> dict:
+    return {o: (root / "faultpaper" / o).read_bytes() for o in TINY.outputs}
+
+
+def _finish(procs) -> list[tuple[int, str, str]]:
+    out = []
+    for p in procs:
+        so, se = p.communicate(timeout=CHILD_TIMEOUT)
+        out.append((p.returncode, so, se))
+    return out
+
+
+def _one_error_line(capsys) -> str:
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(err) == 1 and err[0].startswith("sgmcmc-verify: error:"), err
+    return err[0]
+
+
+@pytest.fixture(scope="module")
+def tiny_reference(tmp_path_factory) -> dict:
+    """The bytes a clean run of the tiny experiment publishes."""
+    root = tmp_path_factory.mktemp("tiny_reference")
+    run_experiment(TINY, "smoke", results_root=root)
+    return _published(root)
+
+
+@pytest.fixture(scope="module")
+def fig1a_run(tmp_path_factory) -> tuple[Path, bytes]:
+    """``sgmcmc-verify run ewsg.fig1a --scale smoke`` into a module directory (tests copy it) and its CSV's bytes."""
+    root = tmp_path_factory.mktemp("fig1a_run") / "r"
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--results", str(root), "--no-progress"]) == 0
+    return root, (root / "ewsg" / "fig1a.csv").read_bytes()
+
+
+@pytest.fixture
+def fig1a_copy(fig1a_run, tmp_path) -> tuple[Path, bytes]:
+    root, ref = fig1a_run
+    shutil.copytree(root, tmp_path / "r")
+    return tmp_path / "r", ref
+
+
+@pytest.fixture
+def with_tiny_registered(monkeypatch):
+    """``faultpaper.tiny`` in the registry for the duration of one test (the CLI looks experiments up by id)."""
+    vr.load_all_experiments()
+    monkeypatch.setitem(vr._EXPERIMENTS, TINY.id, TINY)
+
+
+@pytest.fixture
+def clean_data_env(monkeypatch):
+    monkeypatch.setenv("SGMCMC_DATA", "{}")
+
+
+# ---- 1. a corrupted cache entry is never reused --------------------------------------------------------
+
+def _truncate(p: Path, keep: float = 0.5) -> None:
+    b = p.read_bytes()
+    p.write_bytes(b[: int(len(b) * keep)])
+
+
+def _garble(p: Path) -> None:  # same length, one digit changed: only the digest can tell
+    b = bytearray(p.read_bytes())
+    i = next(i for i in range(len(b) - 1, 0, -1) if chr(b[i]).isdigit())
+    b[i] = ord("7") if b[i] != ord("7") else ord("3")
+    p.write_bytes(bytes(b))
+
+
+def _edit_manifest(p: Path, fn) -> None:
+    m = json.loads(p.read_text())
+    fn(m)
+    p.write_text(json.dumps(m))
+
+
+CACHE_FAULTS = {
+    "csv truncated mid-row": ("tiny.csv", lambda e: _truncate(e / "tiny.csv")),
+    "csv cut at a line end": ("tiny.csv", lambda e: (e / "tiny.csv").write_text(
+        "".join((e / "tiny.csv").read_text().splitlines(keepends=True)[:4]))),
+    "csv garbled, same length": ("tiny.csv", lambda e: _garble(e / "tiny.csv")),
+    "json emptied": ("tiny.json", lambda e: (e / "tiny.json").write_text("")),
+    "output deleted": ("tiny.json", lambda e: (e / "tiny.json").unlink()),
+    "manifest truncated": ("manifest.json", lambda e: _truncate(e / "manifest.json")),
+    "manifest {}": ("manifest.json", lambda e: (e / "manifest.json").write_text("{}")),
+    "manifest of another key": ("manifest.json", lambda e: _edit_manifest(
+        e / "manifest.json", lambda m: m.update(key="0" * 20))),
+    "manifest without digests": ("manifest.json", lambda e: _edit_manifest(
+        e / "manifest.json", lambda m: m.pop("sha256"))),
+    "manifest with a wrong digest": ("tiny.csv", lambda e: _edit_manifest(
+        e / "manifest.json", lambda m: m["sha256"].update({"tiny.csv": "0" * 64}))),
+}
+
+
+@pytest.mark.parametrize("fault", list(CACHE_FAULTS))
+def test_corrupt_cache_entry_is_recomputed_byte_identically(fault, tmp_path, tiny_reference):
+    named, inject = CACHE_FAULTS[fault]
+    run_experiment(TINY, "smoke", results_root=tmp_path)
+    inject(_entry(tmp_path))
+    log = []
+    m = run_experiment(TINY, "smoke", results_root=tmp_path, log=log.append)
+    assert m["cached"] is False, "a corrupt entry was reused"
+    assert any("cannot be reused" in line and named in line for line in log), log
+    assert _published(tmp_path) == tiny_reference
+    assert run_experiment(TINY, "smoke", results_root=tmp_path)["cached"] is True  # the repaired entry verifies
+
+
+def test_cli_truncated_cached_csv_is_recomputed_not_copied(fig1a_copy, capsys):
+    """The issue's reproduction: truncate results/.cache/ewsg.fig1a/<key>/fig1a.csv and rerun."""
+    root, ref = fig1a_copy
+    _truncate(_entry(root, "ewsg.fig1a") / "fig1a.csv")
+    capsys.readouterr()
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--results", str(root), "--no-progress"]) == 0
+    cap = capsys.readouterr()
+    assert "computed" in cap.out and "fig1a.csv" in cap.err
+    assert (root / "ewsg" / "fig1a.csv").read_bytes() == ref
+
+
+def test_report_refuses_a_changed_results_file_and_run_repairs_it(fig1a_copy, capsys):
+    root, ref = fig1a_copy
+    argv = ["report", "ewsg.fig1a.ewsg_most_accurate", "--no-run", "--results", str(root), "--out", str(root / "o")]
+    _truncate(root / "ewsg" / "fig1a.csv", 0.6)
+    capsys.readouterr()
+    assert main(argv) == 2
+    line = _one_error_line(capsys)
+    assert str(root / "ewsg" / "fig1a.csv") in line and "--force" in line
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--results", str(root), "--no-progress"]) == 0
+    assert (root / "ewsg" / "fig1a.csv").read_bytes() == ref  # restored from the verified cache entry
+    assert main(argv) == 0
+
+
+def test_figures_refuse_an_emptied_results_file(fig1a_copy, tmp_path, capsys):
+    root, _ = fig1a_copy
+    (root / "ewsg" / "fig1a.csv").write_text("")
+    capsys.readouterr()
+    assert main(["figures", "ewsg", "--results", str(root), "--out", str(tmp_path / "o")]) == 2
+    assert str(root / "ewsg" / "fig1a.csv") in _one_error_line(capsys)
+    assert not (tmp_path / "o" / "ewsg" / "fig1a.png").exists()
+
+
+def test_a_panel_refuses_a_file_without_rows_even_without_a_manifest(tmp_path):
+    """An emptied fig1d.csv (header kept) drew an empty panel labelled "(held)"; without a manifest to check,
+    the panel's own reading must refuse it, naming the file."""
+    from figures.ewsg import draw_all
+    from verify.errors import ResultFileError
+
+    res = tmp_path / "ewsg"
+    res.mkdir()
+    (res / "fig1d.csv").write_text("T,steps,step_size,mse,bias_sq,variance,continuous_limit_mse,realizations\n")
+    (res / "rates.json").write_text("{}")
+    with pytest.raises(ResultFileError, match="fig1d.csv: a header but no data rows"):
+        draw_all(res, tmp_path / "o")
+
+
+@pytest.mark.parametrize("paper,fname", [("ls_sgld", "table3.csv"), ("hsg_hmc", "blr.csv"), ("ewsg_iclr", "best_m.csv")])
+def test_a_panel_missing_columns_names_its_file(paper, fname, tmp_path):
+    """A results file that parses but lacks the columns its panel reads (no manifest to check it against)."""
+    import importlib
+
+    from verify.errors import ResultFileError
+
+    res = tmp_path / paper
+    res.mkdir()
+    (res / fname).write_text("a,b\n1,2\n")
+    with pytest.raises(ResultFileError) as e:
+        importlib.import_module(f"figures.{paper}").draw_all(res, tmp_path / "o")
+    assert str(res / fname) in str(e.value)
+
+
+def test_an_evaluator_missing_rows_names_the_claim_and_the_file(fig1a_copy, capsys):
+    """A results file that parses but lacks rows a claim reads (no digest to check: a manifest written before
+    digests existed) fails naming the claim and the file, not with a bare ``error: SGHMC``."""
+    root, _ = fig1a_copy
+    csv = root / "ewsg" / "fig1a.csv"
+    lines = csv.read_text().splitlines(keepends=True)
+    header = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    csv.write_text("".join(lines[: header + 1] + [line for line in lines[header + 1:] if ",SGLD," in line]))
+    _edit_manifest(root / "ewsg" / "ewsg.fig1a.manifest.json", lambda m: m.pop("sha256", None))
+    capsys.readouterr()
+    argv = ["report", "ewsg.fig1a.ewsg_most_accurate", "--no-run", "--results", str(root), "--out", str(root / "o")]
+    assert main(argv) == 2
+    line = _one_error_line(capsys)
+    assert "ewsg.fig1a.ewsg_most_accurate" in line and str(csv) in line
+
+
+# ---- 2. a corrupted manifest is named, never copied ----------------------------------------------------
+
+@pytest.mark.parametrize("garble", ["truncated", "{}"])
+def test_report_names_a_corrupt_results_manifest(garble, fig1a_copy, capsys):
+    root, _ = fig1a_copy
+    mp = root / "ewsg" / "ewsg.fig1a.manifest.json"
+    if garble == "truncated":
+        _truncate(mp)
+    else:
+        mp.write_text("{}")
+    capsys.readouterr()
+    assert main(["report", "ewsg.fig1a.ewsg_most_accurate", "--no-run", "--results", str(root),
+                 "--out", str(root / "o")]) == 2
+    line = _one_error_line(capsys)
+    assert str(mp) in line and "sgmcmc-verify run ewsg.fig1a" in line
+
+
+def test_cli_never_publishes_an_unverified_manifest(fig1a_copy, capsys):
+    root, ref = fig1a_copy
+    (_entry(root, "ewsg.fig1a") / "manifest.json").write_text("{}")
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--results", str(root), "--no-progress"]) == 0
+    published = json.loads((root / "ewsg" / "ewsg.fig1a.manifest.json").read_text())
+    assert published["id"] == "ewsg.fig1a" and set(published["sha256"]) == {"fig1a.csv"}
+    assert (root / "ewsg" / "fig1a.csv").read_bytes() == ref
+
+
+# ---- 3. concurrent runs: wait, then reuse; never crash ----------------------------------------------------
+
+def test_concurrent_runs_compute_once_and_the_others_reuse(tmp_path, tiny_reference):
+    procs = [spawn(tmp_path, fault="sleep=0.4") for _ in range(4)]
+    results = _finish(procs)
+    assert [rc for rc, _, _ in results] == [0] * 4, [se for _, _, se in results]
+    cached = sorted(json.loads(so)["cached"] for _, so, _ in results)
+    assert cached == [False, True, True, True], "every process recomputed: no lock"
+    assert _published(tmp_path) == tiny_reference and _temporaries(tmp_path) == []
+
+
+def test_concurrent_forced_runs_never_expose_a_missing_entry(tmp_path, tiny_reference):
+    for _ in range(3):
+        results = _finish([spawn(tmp_path, force=True, fault="sleep=0.05") for _ in range(4)])
+        assert [rc for rc, _, _ in results] == [0] * 4, [se for _, _, se in results]
+        assert (_entry(tmp_path) / "manifest.json").is_file()
+    assert _published(tmp_path) == tiny_reference and _temporaries(tmp_path) == []
+
+
+# ---- 4. SIGKILL: temporary directories and half-written figures -------------------------------------------
+
+def test_a_killed_run_leaves_a_temporary_that_the_next_run_removes(tmp_path, tiny_reference):
+    (rc, _, _), = _finish([spawn(tmp_path, fault="kill")])
+    assert rc == -signal.SIGKILL
+    assert [n for n in _temporaries(tmp_path) if n.startswith(".tmp-")], "the kill left no temporary directory"
+    log = []
+    m = run_experiment(TINY, "smoke", results_root=tmp_path, log=log.append)
+    assert m["cached"] is False and _temporaries(tmp_path) == []
+    assert any("removed .tmp-" in line for line in log)
+    assert _published(tmp_path) == tiny_reference
+
+
+def test_a_live_runs_temporary_is_left_alone(tmp_path):
+    """Control: a run in progress (another key of the same experiment) keeps its directory and finishes."""
+    gate = tmp_path / "gate"
+    child = spawn(tmp_path / "r", scale="default", fault=f"wait={gate}")
+    deadline = time.monotonic() + 30
+    while not ((tmp_path / "r" / ".cache" / TINY.id).is_dir() and _temporaries(tmp_path / "r")):
+        assert time.monotonic() < deadline and child.poll() is None, "the child never started its run"
+        time.sleep(0.05)
+    live = _temporaries(tmp_path / "r")
+    run_experiment(TINY, "smoke", results_root=tmp_path / "r")
+    assert child.poll() is None and set(live) <= set(_temporaries(tmp_path / "r"))
+    gate.touch()
+    (rc, so, se), = _finish([child])
+    assert rc == 0 and json.loads(so)["cached"] is False, se
+    assert _temporaries(tmp_path / "r") == []
+
+
+def test_a_figure_killed_while_written_leaves_no_truncated_pdf(tmp_path):
+    out = tmp_path / "o"
+    code = (
+        "import os, signal\n"
+        "import matplotlib.figure as mf\n"
+        "real = mf.Figure.savefig\n"
+        "def savefig(self, fname, *a, **k):\n"
+        "    if str(fname).endswith('.pdf') or k.get('format') == 'pdf':\n"
+        "        open(fname, 'wb').close()\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    return real(self, fname, *a, **k)\n"
+        "mf.Figure.savefig = savefig\n"
+        "import matplotlib.pyplot as plt\n"
+        "from figures._common import save_figure\n"
+        "fig, ax = plt.subplots()\n"
+        "ax.plot([0, 1])\n"
+        f"save_figure(fig, {str(out)!r}, 'panel')\n")
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=CHILD_TIMEOUT,
+                           cwd=TESTS_DIR.parent)
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    assert not (out / "panel.pdf").exists(), "a truncated PDF under the figure's own name"
+    import matplotlib.pyplot as plt
+
+    from figures._common import save_figure
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    save_figure(fig, out, "panel")
+    assert (out / "panel.pdf").read_bytes().startswith(b"%PDF") and sorted(p.name for p in out.iterdir()) == [
+        "panel.pdf", "panel.png"]
+
+
+# ---- 5. data files: one indexing per pair, known labels, named files, bounded size, --data used -------------
+
+def _libsvm(path: Path, lines) -> Path:
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+def test_a_zero_index_in_one_file_of_a_libsvm_pair_is_refused(tmp_path, clean_data_env, capsys):
+    """a9a's LIBSVM files are one-based: a training file with one 0 index would have every column shifted by one
+    against its test file (``zero_based="auto"`` per file). The run must stop, naming the file."""
+    lines = FIXTURE.read_text().splitlines()
+    train = _libsvm(tmp_path / "train", [lines[0].replace(" 5:1", " 0:1")] + lines[1:])
+    capsys.readouterr()
+    assert main(["--data", f"a9a={train}", "--data", f"a9a.t={FIXTURE}", "run", "hsg_hmc.blr", "--scale", "smoke",
+                 "--results", str(tmp_path / "r"), "--no-progress"]) == 2
+    line = _one_error_line(capsys)
+    assert str(train) in line and "index 0" in line
+
+
+def test_a_pair_is_read_with_one_indexing(tmp_path):
+    from verify.targets.datasets import load_libsvm_pair
+
+    lines = ["+1 0:1 3:2", "-1 1:1 2:1"]
+    a, b = _libsvm(tmp_path / "toy", lines), _libsvm(tmp_path / "toy.t", lines)
+    tr, te = load_libsvm_pair(a, b, name="toy")  # both zero-based: the same columns
+    np.testing.assert_array_equal(tr.X, te.X)
+    assert tr.X.shape == (2, 4) and tr.X[0, 0] == 1.0
+    c = _libsvm(tmp_path / "toy1.t", ["+1 1:1 3:2", "-1 1:1 2:1"])  # no 0 index: one-based or not?
+    with pytest.raises(ValueError, match="disagree on the feature indexing") as e:
+        load_libsvm_pair(a, c, name="toy")
+    assert str(a) in str(e.value) and str(c) in str(e.value)
+
+
+def test_unknown_labels_are_refused_not_mapped(tmp_path):
+    from verify.targets.datasets import load_libsvm
+
+    f = _libsvm(tmp_path / "five_seven", ["5 1:1", "7 2:1", "5 3:1"])
+    with pytest.raises(ValueError, match="labels 5 and 7") as e:
+        load_libsvm(f)
+    assert str(f) in str(e.value)
+    assert load_libsvm(_libsvm(tmp_path / "one_two", ["1 1:1", "2 2:1"])).y.tolist() == [0.0, 1.0]  # mushrooms' 1/2
+
+
+def test_a_malformed_data_file_is_named(tmp_path):
+    from verify.targets.datasets import load_libsvm
+
+    f = _libsvm(tmp_path / "garbage", ["abc def", "1 2:x"])
+    with pytest.raises(ValueError) as e:
+        load_libsvm(f)
+    assert str(f) in str(e.value)
+
+
+def test_a_huge_feature_index_is_refused_before_allocating(tmp_path):
+    from verify.targets.datasets import load_libsvm
+
+    f = _libsvm(tmp_path / "huge", ["+1 1:1 2000000000:1", "-1 2:1"])  # a dense 2 x 2e9 float64 matrix: 32 GB
+    with pytest.raises(ValueError, match="GiB") as e:
+        load_libsvm(f)
+    assert str(f) in str(e.value) and "2000000000" in str(e.value)
+
+
+def test_data_that_no_selected_experiment_reads_is_reported(with_tiny_registered, clean_data_env, tmp_path, capsys):
+    assert main(["--data", f"a3a={FIXTURE}", "run", TINY.id, "--scale", "smoke", "--results", str(tmp_path),
+                 "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: --data a3a" in err and TINY.id in err
+
+
+# ---- 6. every documented backend runs and gives the same bytes ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fig1b_reference(tmp_path_factory) -> bytes:
+    root = tmp_path_factory.mktemp("fig1b_reference")
+    assert main(["run", "ewsg.fig1b", "--scale", "smoke", "--results", str(root), "--no-progress"]) == 0
+    return (root / "ewsg" / "fig1b.csv").read_bytes()
+
+
+@pytest.mark.parametrize("backend", ["loky", "threading", "multiprocessing", "dask"])
+def test_every_documented_backend_gives_identical_bytes(backend, fig1b_reference, tmp_path):
+    if backend == "dask":
+        pytest.importorskip("distributed")
+    assert main(["run", "ewsg.fig1b", "--scale", "smoke", "--results", str(tmp_path), "--backend", backend,
+                 "--n-jobs", "2", "--no-progress"]) == 0
+    assert (tmp_path / "ewsg" / "fig1b.csv").read_bytes() == fig1b_reference
+
+
+def test_the_documented_backends_are_the_accepted_ones(capsys):
+    from verify.cli import BACKENDS
+    from verify.store.cache import BACKENDS as STORE_BACKENDS
+
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    helptext = capsys.readouterr().out
+    readme = (TESTS_DIR.parent / "README.md").read_text()
+    assert BACKENDS == STORE_BACKENDS
+    for b in BACKENDS:
+        assert f"`{b}`" in readme and b in helptext
+
+
+# ---- 7. the regression check cannot be switched off by deleting or emptying a baseline ---------------------
+
+@pytest.fixture
+def baselines(tmp_path, monkeypatch):
+    """A copy of the committed baselines to damage; the smoke rerun is replaced by the committed numbers."""
+    from verify.ledger import baseline
+
+    d = tmp_path / "baselines"
+    shutil.copytree(baseline.BASELINE_DIR, d)
+    committed = {f.stem: json.loads(f.read_text())["claims"] for f in baseline.BASELINE_DIR.glob("*.json")}
+    monkeypatch.setattr(baseline, "BASELINE_DIR", d)
+    monkeypatch.setattr(baseline, "_run_smoke", lambda *a, **k: None)
+    monkeypatch.setattr(baseline, "collect", lambda root: committed)
+    return d
+
+
+def test_baseline_check_passes_on_the_intact_copy(baselines, capsys):
+    """Control for the three tests below."""
+    assert main(["baseline", "--check"]) == 0
+
+
+def test_a_deleted_baseline_file_fails_the_check(baselines, capsys):
+    (baselines / "ewsg.json").unlink()
+    assert main(["baseline", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "paper ewsg" in err and "ewsg.thm4.3.term1" in err
+
+
+def test_an_emptied_baseline_fails_the_check_naming_its_claims(baselines, capsys):
+    (baselines / "hsg_hmc.json").write_text(json.dumps({"claims": {}}))
+    assert main(["baseline", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "claim hsg_hmc.table2.vr_methods_best: no baseline metrics" in err
+
+
+def test_a_truncated_baseline_file_fails_the_check_naming_it(baselines, capsys):
+    _truncate(baselines / "vrsg.json")
+    assert main(["baseline", "--check"]) == 1
+    assert str(baselines / "vrsg.json") in capsys.readouterr().err
+
+
+# ---- 8. smaller: arguments, zero chains, noise_scale, partial and missing results ----------------------------
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--n-jobs", "-3"], "--n-jobs must be a positive integer or -1"),
+    (["--n-jobs", "0"], "--n-jobs must be a positive integer or -1"),
+    (["--backend", "nosuch"], "unknown backend 'nosuch'"),
+])
+def test_bad_parallel_arguments_are_refused_before_running(argv, needle, with_tiny_registered, tmp_path, capsys):
+    assert main(["run", TINY.id, "--scale", "smoke", "--results", str(tmp_path), "--no-progress"] + argv) == 2
+    assert needle in _one_error_line(capsys)
+    assert not (tmp_path / "faultpaper").exists()
+
+
+def test_run_experiment_refuses_zero_jobs_and_an_unknown_backend(tmp_path):
+    with pytest.raises(ValueError, match="n_jobs must be an integer >= 1, got 0"):
+        run_experiment(TINY, "smoke", results_root=tmp_path, n_jobs=0)
+    with pytest.raises(ValueError, match="backend must be one of"):
+        run_experiment(TINY, "smoke", results_root=tmp_path, backend="nosuch")
+
+
+def test_n_jobs_minus_one_means_every_core(with_tiny_registered, tmp_path):
+    import joblib
+
+    assert main(["run", TINY.id, "--scale", "smoke", "--results", str(tmp_path), "--n-jobs", "-1",
+                 "--no-progress"]) == 0
+    m = json.loads((tmp_path / "faultpaper" / f"{TINY.id}.manifest.json").read_text())
+    assert m["n_jobs"] == joblib.cpu_count()
+
+
+def test_ewsg_with_zero_chains_is_a_value_error(target):
+    from verify import samplers
+
+    s = samplers.build("EWSG", target, 0.05, friction=10.0)
+    with pytest.raises(ValueError, match="position must hold at least one chain"):
+        s.step(s.init(np.zeros((0, 2))), np.random.default_rng(0))
+
+
+def test_a_non_numeric_noise_scale_is_a_value_error(target):
+    from verify import samplers
+
+    with pytest.raises(ValueError, match="noise_scale must be a finite number >= 0, got 'a'"):
+        samplers.build("SGHMC", target, 0.05, friction=10.0, noise_scale="a")
+
+
+def test_figures_draw_what_is_there_and_say_what_is_missing(fig1a_copy, tmp_path, capsys):
+    """The README's own example: ``run ewsg.fig1a`` then ``figures ewsg``."""
+    root, _ = fig1a_copy
+    capsys.readouterr()
+    assert main(["figures", "ewsg", "--results", str(root), "--out", str(tmp_path / "o")]) == 0
+    assert sorted(p.name for p in (tmp_path / "o" / "ewsg").glob("*.png")) == ["fig1a.png"]
+    err = capsys.readouterr().err
+    assert "no results for" in err and "ewsg.fig1def" in err
+
+
+def test_figures_on_a_missing_results_directory_is_an_error(tmp_path, capsys):
+    assert main(["figures", "--results", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 2
+    assert "no results directory" in _one_error_line(capsys)
