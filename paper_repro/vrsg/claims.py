@@ -752,6 +752,17 @@ def _paper_data(fn, fname, paper_data):
     return f
 
 
+def _tuned_at_edge(meta) -> dict:
+    """``{method: {"eta", "grid"}}`` for every method of a results JSON whose chosen η is an end of its tuning grid."""
+    edge = {}
+    for name, eta in meta["chosen_eta"].items():
+        ds, _, method = name.rpartition("|")
+        grid = sorted({r["eta"] for r in meta["tuning"] if r["method"] == method and (not ds or r.get("dataset") == ds)})
+        if grid and eta in (grid[0], grid[-1]):
+            edge[name] = {"eta": eta, "grid": grid}
+    return edge
+
+
 def _tuned_inside_grid(fn, fname):
     """Cap a verdict at 'inconclusive' when a compared method's tuned η lies at an end of its grid.
 
@@ -767,13 +778,7 @@ def _tuned_inside_grid(fn, fname):
         if v.status not in ("held", "failed"):
             return v
         meta = read_json(Path(root) / P / fname)
-        edge = {}
-        for name, eta in meta["chosen_eta"].items():
-            ds, _, method = name.rpartition("|")
-            grid = sorted({r["eta"] for r in meta["tuning"]
-                           if r["method"] == method and (not ds or r.get("dataset") == ds)})
-            if grid and eta in (grid[0], grid[-1]):
-                edge[name] = {"eta": eta, "grid": grid}
+        edge = _tuned_at_edge(meta)
         if not edge:
             return v
         where = "; ".join(f"{k}: η = {e['eta']:g} of {e['grid']}" for k, e in edge.items())
@@ -979,11 +984,15 @@ def _remark8_always(root):
     of "computational time", but the most favourable to vrSG-MCMC) is reported as evidence: it says
     whether vrSG-MCMC's steps are better at all.
     """
-    problems = []
+    problems, edge = [], {}
     if (Path(root) / P / "mlp.csv").exists():
         problems.append(("MLP/mnist", "mlp.csv", "mnist", "vrSG-MCMC", ("test_error", "test_nll")))
     if (Path(root) / P / "blr_n1.csv").exists():
         problems.append(("BLR/pima", "blr_n1.csv", None, "vrSG-MCMC-G100", ("test_nll",)))
+    for label, fname, *_ in problems:   # a method tuned at the end of its η grid: evidence only, not a verdict
+        e = _tuned_at_edge(read_json(Path(root) / P / fname.replace(".csv", ".json")))
+        if e:
+            edge[label] = e
     per, meas = {}, {}
     for counting in ALL_COUNTINGS:
         pairs = {}
@@ -992,7 +1001,9 @@ def _remark8_always(root):
             t0, T = _range(cur, [vr, "SGLD"])
             for met in metrics:
                 pairs[f"{label} {met} area"] = (_summary(cur, vr, met, t0, T)[0], _summary(cur, "SGLD", met, t0, T)[0])
-        status, m, wrong, open_ = _ordering(pairs)
+        counted = {k: v for k, v in pairs.items() if k.split(" ")[0] not in edge}
+        status, m, wrong, open_ = _ordering(counted) if counted else ("inconclusive", {}, [], [])
+        m.update({k: {"tuned_at_grid_edge": True, **_ordering({k: v})[1][k]} for k, v in pairs.items() if k not in counted})
         per[counting] = (status, wrong, open_)
         meas[counting] = {"status": status, "comparisons": m, "sgld_resolved_better": wrong, "unresolved": open_}
     wrong_both = sorted(set(per["all"][1]) & set(per["remark8"][1]))
@@ -1007,7 +1018,10 @@ def _remark8_always(root):
     if wrong_both:
         detail = (f"SGLD resolved better under Remark 8's budget and under ours: {wrong_both}. " + detail
                   + " [equal steps is evidence only: not a cost model]")
-    return Verdict(status, {**meas, "problems": [p[0] for p in problems]}, detail)
+    if edge:
+        detail += (f" [not counted: {sorted(edge)}, a method's tuned η at the end of its grid: "
+                   + "; ".join(f"{k} {v['eta']:g} of {v['grid']}" for e in edge.values() for k, v in e.items()) + "]")
+    return Verdict(status, {**meas, "problems": [p[0] for p in problems], "tuned_at_grid_edge": edge}, detail)
 
 
 register(

@@ -249,6 +249,16 @@ def test_remark8_claim_fails_when_sgld_wins_under_both_budgets(tmp_path):
     v = get_claim("vrsg.remark8.always_improves").evaluate(tmp_path)
     assert v.status == "inconclusive" and v.measured["all"]["status"] == "inconclusive"
     assert v.measured["remark8"]["status"] == "held"
+    # the same failing curves, but vrSG-MCMC's η tuned at the end of its grid: reported, not counted
+    from verify.store.io import read_json
+
+    _write_curves(tmp_path, "mlp.csv", {"SGLD": 0.05, "vrSG-MCMC": 0.1})
+    meta = read_json(tmp_path / "vrsg" / "mlp.json")
+    meta["tuning"] = [{"dataset": "mnist", "method": m, "eta": e} for m in ("SGLD", "vrSG-MCMC") for e in (0.1, 1.0, 3.0)]
+    meta["chosen_eta"] = {"mnist|SGLD": 1.0, "mnist|vrSG-MCMC": 0.1}
+    write_json(tmp_path / "vrsg" / "mlp.json", meta)
+    v = get_claim("vrsg.remark8.always_improves").evaluate(tmp_path)
+    assert v.status == "inconclusive" and "MLP/mnist" in v.measured["tuned_at_grid_edge"]
 
 
 @pytest.mark.parametrize("method", ["SGLD", "vrSG-MCMC", "SVRG-LD"])
