@@ -307,3 +307,52 @@ def small_step_stationary_error(hessian, minimizer, smoothing_inverse, step_size
         sm, sc = stationary_moments(rec)
         out.append(float(bures_w2(sm, sc, th, pc)))
     return np.asarray(out)
+
+
+def small_step_bias_ratio_limit(hessian, smoothing_inverse) -> float:
+    """Exact ``η → 0`` limit of the stationary-bias ratio W2(LS-GLD)/W2(GLD) for a Gaussian target.
+
+    For ``x_{k+1} = x_k − η A⁻¹H(x_k − θ) + √(2η) A^{-1/2} ξ_k`` the stationary covariance is
+    ``H⁻¹ + (η/2) A⁻¹ + O(η²)`` for *every* SPD ``H`` (``S₁ = A⁻¹/2`` solves ``A⁻¹H S₁ + S₁ H A⁻¹ = A⁻¹HA⁻¹``),
+    and GLD is the case ``A = I``. The first-order Bures distance gives, with ``H = U diag(μ) Uᵀ`` and
+    ``D = Uᵀ A⁻¹ U``,
+
+    ``ratio² = 2 Σ_ij D_ij² μ_i μ_j / (μ_i + μ_j) / Σ_i μ_i``.
+
+    If ``H = cI`` this is ``d⁻¹ ‖A⁻¹‖_F² = d⁻¹ Σ_j λ_j⁻²`` (the Table 1 quantity); if ``H`` shares ``A``'s
+    eigenvectors it is the μ-weighted mean ``Σ_j μ_j λ_j⁻² / Σ_j μ_j``; otherwise the general form above.
+
+    Parameters
+    ----------
+    hessian : (d, d) array_like, symmetric positive definite
+    smoothing_inverse : (d, d) array_like, symmetric positive definite (``A_σ⁻¹``)
+
+    Returns
+    -------
+    float
+        The limit ratio (≥ 0).
+
+    Raises
+    ------
+    ValueError
+        ``hessian`` or ``smoothing_inverse`` not square, finite, symmetric, or (for ``hessian``) not positive definite.
+
+    References
+    ----------
+    Seed ``004_8438bd4b543e0fc4.txt``, Theorem 3.3 (second term), Lemma C.3, Table 1.
+    """
+    H = check_finite_array("hessian", hessian, ndim=2)
+    Ai = check_finite_array("smoothing_inverse", smoothing_inverse, ndim=2)
+    d = H.shape[0]
+    _check_square("hessian", H, d)
+    _check_square("smoothing_inverse", Ai, d)
+    if not np.allclose(H, H.T, rtol=1e-10, atol=1e-12):
+        raise ValueError("hessian must be symmetric")
+    if not np.allclose(Ai, Ai.T, rtol=1e-10, atol=1e-12):
+        raise ValueError("smoothing_inverse must be symmetric")
+    mu, U = np.linalg.eigh(0.5 * (H + H.T))
+    if mu[0] <= 0:
+        raise ValueError("hessian must be positive definite")
+    D = U.T @ Ai @ U
+    W = mu[:, None] * mu[None, :] / (mu[:, None] + mu[None, :])
+    return float(np.sqrt(2.0 * np.sum(D * D * W) / np.sum(mu)))

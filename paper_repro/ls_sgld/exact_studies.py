@@ -16,7 +16,8 @@ import sympy as sp
 
 from analytic.linear_samplers import minibatch_noise_covariance
 from analytic.ls_constants import gamma2, spectral_mean, table1_candidates, table1_comparison
-from analytic.ls_exact import fokker_planck_residual, small_step_stationary_error, theorem33_split
+from analytic.ls_exact import (fokker_planck_residual, small_step_bias_ratio_limit, small_step_stationary_error,
+                               theorem33_split)
 from verify.integrators.smoothing import PeriodicSmoothing
 from verify.store.cache import package_versions
 from verify.store.io import write_csv, write_json
@@ -111,10 +112,13 @@ def run_theorem33(cfg: Theorem33Settings, out_dir, n_jobs=1, backend=None, progr
             Ai = PeriodicSmoothing(sig).inverse_matrix(dd)
             bl = small_step_stationary_error(tg.hessian, tg.posterior_mean, Ai, cfg.small_steps)
             bg = small_step_stationary_error(tg.hessian, tg.posterior_mean, np.eye(dd), cfg.small_steps)
+            lim = small_step_bias_ratio_limit(tg.hessian, Ai)
+            scalar_h = float(np.allclose(tg.hessian, tg.hessian[0, 0] * np.eye(dd)))
             for h, x, y in zip(cfg.small_steps, bl, bg):
                 gamma_rows.append({"d": dd, "sigma": sig, "step_size": h, "bias_ls_gld": float(x), "bias_gld": float(y),
                                    "ratio": float(x / y), "sqrt_gamma2": float(np.sqrt(gamma2(dd, sig))),
-                                   "sqrt_mean_inv_lambda_sq": float(np.sqrt(spectral_mean(dd, sig, 2.0)))})
+                                   "sqrt_mean_inv_lambda_sq": float(np.sqrt(spectral_mean(dd, sig, 2.0))),
+                                   "limit_ratio_exact": lim, "hessian_is_scalar": scalar_h})
     out = Path(out_dir)
     write_csv(out / "thm33.csv", rows, header_comment=(
         f"LS-SGLD Theorem 3.3 split, exact (Lyapunov + Bures W2), scale={cfg.scale}: V = sum_i ||x-c_i||^2/2, "
