@@ -34,11 +34,89 @@ def chain_steps_per_second(method, target, chains=10_000, steps=200, repeats=3):
     return chains * steps / best
 
 
+def _toolkit_rate(method, target, b, chains, steps, seed):
+    """Chain-steps/s of the toolkit's SGLD / SGHMC (uniform minibatch of size ``b``) over ``steps`` steps."""
+    from verify.estimators import UniformMinibatch
+    from verify.integrators import OverdampedEM, UnderdampedEM
+    rng = np.random.default_rng(seed)
+    est = UniformMinibatch(b)
+    if method == "SGLD":
+        s = OverdampedEM(target, 5e-3, est)
+    else:
+        s = UnderdampedEM(target, 5e-2, 10.0, est)
+    st = s.init(target.posterior_mean + rng.standard_normal((chains, target.dim)) * 0.1,
+                rng.standard_normal((chains, target.dim)))
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        st, _ = s.step(st, rng)
+    return chains * steps / (time.perf_counter() - t0)
+
+
+def _minimal_rate(method, target, b, chains, steps, seed):
+    """Chain-steps/s of a minimal hand-vectorized NumPy loop doing the same arithmetic (no validation, no state)."""
+    rng = np.random.default_rng(seed)
+    c, n = target.centers, target.n
+    x = target.posterior_mean + rng.standard_normal((chains, target.dim)) * 0.1
+    v = rng.standard_normal((chains, target.dim))
+    h = 5e-3 if method == "SGLD" else 5e-2
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        idx = rng.integers(0, n, size=(chains, b))
+        g = (n / b) * (x[:, None, :] - c[idx]).sum(axis=1)  # this target's prior gradient is 0
+        if method == "SGLD":
+            x = x - h * g + np.sqrt(2 * h) * rng.standard_normal(x.shape)
+        else:
+            x, v = x + h * v, v - h * (g + 10.0 * v) + np.sqrt(2 * 10.0 * h) * rng.standard_normal(v.shape)
+    return chains * steps / (time.perf_counter() - t0)
+
+
+RATIO_WORKLOADS = (("SGLD", 1, 10_000), ("SGHMC", 1, 10_000), ("SGLD", 10, 10_000), ("SGHMC", 10, 10_000),
+                   ("SGLD", 1, 1))
+
+
+def ratio_table(steps=1500, repeats=5, workloads=RATIO_WORKLOADS):
+    """Toolkit vs the minimal NumPy loop, measured interleaved in the same run: median chain-steps/s of each and
+    the median of the per-repeat ratios (the number that means the same on any machine).
+
+    Parameters
+    ----------
+    steps : int
+        Steps per timed run (> 0).
+    repeats : int
+        Interleaved toolkit / minimal pairs per workload (> 0).
+    workloads : sequence of (method, batch size, chains)
+
+    Returns
+    -------
+    list of tuple
+        ``(method, b, chains, toolkit rate, minimal rate, median ratio)``.
+    """
+    if steps < 1:
+        raise ValueError(f"steps must be >= 1, got {steps!r}")
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {repeats!r}")
+    t = gaussian_means_target()
+    rows = []
+    for method, b, chains in workloads:
+        k = max(1, steps if chains > 1 else 10 * steps)
+        tk, mn = [], []
+        for r in range(repeats):
+            tk.append(_toolkit_rate(method, t, b, chains, k, r))
+            mn.append(_minimal_rate(method, t, b, chains, k, r))
+        ratio = float(np.median(np.array(tk) / np.array(mn)))
+        rows.append((method, b, chains, float(np.median(tk)), float(np.median(mn)), ratio))
+    return rows
+
+
 def main(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--skip-figure", action="store_true", help="skip the paper-scale Figure 1 wall time")
     a = p.parse_args(argv)
     print(f"# machine: {platform.machine()} {platform.processor() or ''}, python {platform.python_version()}, numpy {np.__version__}")
+    print("\n## toolkit / minimal NumPy loop, same run (interleaved; medians of 5 x 1,500 steps, one chain 15,000)")
+    print(f"{'method':8s} {'b':>3s} {'chains':>7s} {'toolkit':>11s} {'minimal':>11s} {'ratio':>6s}")
+    for m, b, ch, rt, rm, q in ratio_table():
+        print(f"{m:8s} {b:3d} {ch:7d} {rt:11.3e} {rm:11.3e} {q:6.2f}")
     t = gaussian_means_target()
     print("\n## chain-steps per second, Gaussian target n = 50, d = 2, 10,000 chains (best of 3 x 200 steps)")
     for m in ("SGLD", "pSGLD", "SGHMC", "EWSG", "SVRG-LD", "FG"):

@@ -189,7 +189,8 @@ def sum_data_gradients(target, position: np.ndarray, idx: np.ndarray) -> np.ndar
 
     A target whose per-datum gradients are large (a neural network: ``d`` ≈ 8·10⁴) computes the sum
     as matrix products without forming the ``(chains, b, d)`` array; every other target's arithmetic
-    is ``data_gradients(θ, idx).sum(axis=1)``, unchanged.
+    is ``data_gradients(θ, idx).sum(axis=1)``, unchanged, computed by the target's
+    ``data_gradient_sum_exact`` where it offers one (bit-identical, no ``(chains, b, d)`` array).
 
     Parameters
     ----------
@@ -202,6 +203,8 @@ def sum_data_gradients(target, position: np.ndarray, idx: np.ndarray) -> np.ndar
     (chains, d) ndarray of float64
     """
     fn = getattr(target, "data_gradient_sum", None)
+    if fn is None:  # a target's bit-identical sum (same values as the per-datum one; correction_sum ignores it)
+        fn = getattr(target, "data_gradient_sum_exact", None)
     return fn(position, idx) if fn is not None else target.data_gradients(position, idx).sum(axis=1)
 
 

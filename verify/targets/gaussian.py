@@ -76,6 +76,29 @@ class GaussianMeansTarget(CentersTarget):
     def data_gradients(self, theta, idx):
         return theta[:, None, :] - self.centers[idx]
 
+    def data_gradient_sum_exact(self, theta, idx):
+        """``Σ_j (θ_c − c_{idx[c, j]})`` without forming the ``(chains, b, d)`` array.
+
+        Bit-identical to ``data_gradients(θ, idx).sum(axis=1)``: for ``d ≥ 2`` NumPy reduces the middle
+        axis term by term in ``j`` order, which the accumulation below repeats; for ``d = 1`` the
+        reduction axis is the contiguous one (pairwise summation), so the reference sum is kept.
+
+        Parameters
+        ----------
+        theta : (chains, d) ndarray of float64
+        idx : (chains, b) ndarray of int
+
+        Returns
+        -------
+        (chains, d) ndarray of float64
+        """
+        if self.dim < 2 or idx.shape[1] < 1:
+            return self.data_gradients(theta, idx).sum(axis=1)
+        acc = theta - self.centers[idx[:, 0]]
+        for j in range(1, idx.shape[1]):
+            acc += theta - self.centers[idx[:, j]]
+        return acc
+
     def full_gradient(self, theta):
         return self.n * (theta - self.posterior_mean)
 
@@ -250,6 +273,29 @@ class GaussianMeanModel(CentersTarget):
 
     def data_gradients(self, theta, idx):
         return theta[:, None, :] - self.centers[idx]
+
+    def data_gradient_sum_exact(self, theta, idx):
+        """``Σ_j (θ_c − c_{idx[c, j]})`` without forming the ``(chains, b, d)`` array.
+
+        Bit-identical to ``data_gradients(θ, idx).sum(axis=1)``: for ``d ≥ 2`` NumPy reduces the middle
+        axis term by term in ``j`` order, which the accumulation below repeats; for ``d = 1`` the
+        reduction axis is the contiguous one (pairwise summation), so the reference sum is kept.
+
+        Parameters
+        ----------
+        theta : (chains, d) ndarray of float64
+        idx : (chains, b) ndarray of int
+
+        Returns
+        -------
+        (chains, d) ndarray of float64
+        """
+        if self.dim < 2 or idx.shape[1] < 1:
+            return self.data_gradients(theta, idx).sum(axis=1)
+        acc = theta - self.centers[idx[:, 0]]
+        for j in range(1, idx.shape[1]):
+            acc += theta - self.centers[idx[:, j]]
+        return acc
 
     def full_gradient(self, theta):
         return (self.n + self.prior_precision) * theta - self.centers.sum(axis=0)
