@@ -17,7 +17,7 @@ from typing import Callable, Mapping
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from .errors import check_nonnegative_int, check_positive_int
+from .errors import DivergenceError, check_nonnegative_int, check_positive_int
 
 __all__ = ["run_chains", "run_realizations", "block_sizes"]
 
@@ -165,8 +165,18 @@ def block_sizes(n_realizations: int, block_size: int) -> list[int]:
     return [B] * (R // B) + ([R % B] if R % B else [])
 
 
+class _Diverged:
+    """A block's DivergenceError, returned (not raised) so that the caller raises the first one in block order."""
+
+    def __init__(self, error):
+        self.error = error
+
+
 def _run_block(block_fn, size, seed_seq):
-    return block_fn(size, np.random.default_rng(seed_seq))
+    try:
+        return block_fn(size, np.random.default_rng(seed_seq))
+    except DivergenceError as e:   # which block fails first in *time* depends on scheduling; in block order it does not
+        return _Diverged(e)
 
 
 def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str, np.ndarray]],
@@ -207,6 +217,9 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
     ------
     ValueError
         Bad counts, or shared entries that differ between blocks.
+    verify.errors.DivergenceError
+        The first block *in block order* whose chains diverged (the same for every ``n_jobs`` and
+        backend, so the step and chain count it reports are reproducible).
     """
     sizes = block_sizes(n_realizations, block_size)
     children = np.random.SeedSequence(seed).spawn(len(sizes))
@@ -214,6 +227,8 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
 
     def collect(it):
         for size, b in zip(sizes, it):
+            if isinstance(b, _Diverged):
+                raise b.error
             blocks.append(b)
             if progress is not None:
                 passes = b.get("passes")

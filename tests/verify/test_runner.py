@@ -98,3 +98,26 @@ def test_a_step_that_reaches_several_checkpoints_is_recorded_once():
                      observe={"x": lambda st: st.position})
     assert np.all(np.diff(out["steps"]) > 0) and out["x"].shape[1] == out["steps"].size < ck.size
     assert 28.04 in np.round(out["passes"], 2) and out["passes"][-1] >= 30.0
+
+
+def _diverge_by_size(n_chains, rng, delay):
+    """Test block: blocks of 3 chains diverge at step 3 (slowly), blocks of 2 at step 2 (at once)."""
+    import time
+
+    from verify.errors import DivergenceError
+
+    if n_chains == 3:
+        time.sleep(delay)
+    raise DivergenceError("test", n_chains, {"h": 1.0}, n_chains)
+
+
+@pytest.mark.parametrize("n_jobs,backend", [(1, None), (2, "threading")])
+def test_the_divergence_reported_is_the_first_block_in_block_order(n_jobs, backend):
+    """Block 0 (3 chains) fails late, block 1 (2 chains) at once: the error is block 0's for every n_jobs
+    (ewsg.fig4 once recorded 43 and once 36 bad chains for the same run: whichever block failed first in time)."""
+    from verify.errors import DivergenceError
+
+    fn = functools.partial(_diverge_by_size, delay=0.3)
+    with pytest.raises(DivergenceError) as e:
+        run_realizations(fn, 5, seed=1, block_size=3, n_jobs=n_jobs, backend=backend)
+    assert e.value.n_bad_chains == 3 and e.value.step == 3
