@@ -38,8 +38,39 @@ EWSG_GAUSSIAN_SEED = 20210501
 VRSG_GAUSSIAN_SEED = 20180202
 
 
+class _UnitQuadraticCenters(CentersTarget):
+    """Per-datum potential ``½‖θ − c_i‖²``: the per-datum gradients and their minibatch sum, shared by the
+    Gaussian-mean targets below."""
+
+    def data_gradients(self, theta, idx):
+        return theta[:, None, :] - self.centers[idx]
+
+    def data_gradient_sum_exact(self, theta, idx):
+        """``Σ_j (θ_c − c_{idx[c, j]})`` without forming the ``(chains, b, d)`` array.
+
+        Bit-identical to ``data_gradients(θ, idx).sum(axis=1)``: for ``d ≥ 2`` NumPy reduces the middle
+        axis term by term in ``j`` order, which the accumulation below repeats; for ``d = 1`` the
+        reduction axis is the contiguous one (pairwise summation), so the reference sum is kept.
+
+        Parameters
+        ----------
+        theta : (chains, d) ndarray of float64
+        idx : (chains, b) ndarray of int
+
+        Returns
+        -------
+        (chains, d) ndarray of float64
+        """
+        if self.dim < 2 or idx.shape[1] < 1:
+            return self.data_gradients(theta, idx).sum(axis=1)
+        acc = theta - self.centers[idx[:, 0]]
+        for j in range(1, idx.shape[1]):
+            acc += theta - self.centers[idx[:, j]]
+        return acc
+
+
 @dataclass(frozen=True, eq=False)
-class GaussianMeansTarget(CentersTarget):
+class GaussianMeansTarget(_UnitQuadraticCenters):
     """``V(θ) = Σ_i ½‖θ − c_i‖²``: a Gaussian posterior with mean ``c̄`` and covariance ``I/n``.
 
     Parameters
@@ -72,32 +103,6 @@ class GaussianMeansTarget(CentersTarget):
     def posterior_cov(self) -> np.ndarray:
         """``I/n``, shape ``(d, d)``."""
         return np.eye(self.dim) / self.n
-
-    def data_gradients(self, theta, idx):
-        return theta[:, None, :] - self.centers[idx]
-
-    def data_gradient_sum_exact(self, theta, idx):
-        """``Σ_j (θ_c − c_{idx[c, j]})`` without forming the ``(chains, b, d)`` array.
-
-        Bit-identical to ``data_gradients(θ, idx).sum(axis=1)``: for ``d ≥ 2`` NumPy reduces the middle
-        axis term by term in ``j`` order, which the accumulation below repeats; for ``d = 1`` the
-        reduction axis is the contiguous one (pairwise summation), so the reference sum is kept.
-
-        Parameters
-        ----------
-        theta : (chains, d) ndarray of float64
-        idx : (chains, b) ndarray of int
-
-        Returns
-        -------
-        (chains, d) ndarray of float64
-        """
-        if self.dim < 2 or idx.shape[1] < 1:
-            return self.data_gradients(theta, idx).sum(axis=1)
-        acc = theta - self.centers[idx[:, 0]]
-        for j in range(1, idx.shape[1]):
-            acc += theta - self.centers[idx[:, j]]
-        return acc
 
     def full_gradient(self, theta):
         return self.n * (theta - self.posterior_mean)
@@ -211,7 +216,7 @@ class GaussianTarget:
 
 
 @dataclass(frozen=True, eq=False)
-class GaussianMeanModel(CentersTarget):
+class GaussianMeanModel(_UnitQuadraticCenters):
     """The Gaussian-mean model with a Gaussian prior: ``V(θ) = λ‖θ‖²/2 + Σ_i ½‖θ − x_i‖²``.
 
     Data ``x_i ~ N(θ, I_d)``, prior ``θ ~ N(0, I_d/λ)``; the posterior is ``N(N x̄/(N + λ), I/(N + λ))``.
@@ -270,32 +275,6 @@ class GaussianMeanModel(CentersTarget):
 
     def prior_gradient(self, theta):
         return self.prior_precision * theta
-
-    def data_gradients(self, theta, idx):
-        return theta[:, None, :] - self.centers[idx]
-
-    def data_gradient_sum_exact(self, theta, idx):
-        """``Σ_j (θ_c − c_{idx[c, j]})`` without forming the ``(chains, b, d)`` array.
-
-        Bit-identical to ``data_gradients(θ, idx).sum(axis=1)``: for ``d ≥ 2`` NumPy reduces the middle
-        axis term by term in ``j`` order, which the accumulation below repeats; for ``d = 1`` the
-        reduction axis is the contiguous one (pairwise summation), so the reference sum is kept.
-
-        Parameters
-        ----------
-        theta : (chains, d) ndarray of float64
-        idx : (chains, b) ndarray of int
-
-        Returns
-        -------
-        (chains, d) ndarray of float64
-        """
-        if self.dim < 2 or idx.shape[1] < 1:
-            return self.data_gradients(theta, idx).sum(axis=1)
-        acc = theta - self.centers[idx[:, 0]]
-        for j in range(1, idx.shape[1]):
-            acc += theta - self.centers[idx[:, j]]
-        return acc
 
     def full_gradient(self, theta):
         return (self.n + self.prior_precision) * theta - self.centers.sum(axis=0)
