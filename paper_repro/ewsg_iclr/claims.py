@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from paper_repro.ewsg.claims import FIXED_T_WHY, exact_local_slope_verdict
+from paper_repro.ewsg.claims import (FIXED_T_WHY, exact_local_slope_verdict, last_checkpoints, passes_to_settle,
+                                      svrg_slowest_verdict)
 from paper_repro.ewsg.experiments import RATE_TOLERANCE
 from verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
                                   upper_bound_slope_verdict)
@@ -36,24 +37,6 @@ def _csv(root, name):
     return read_csv(_dir(root) / name)
 
 
-def _final(rows):
-    fin = {}
-    for r in rows:
-        if r["label"] not in fin or r["passes"] >= fin[r["label"]]["passes"]:
-            fin[r["label"]] = r
-    return fin
-
-
-def _settle(rows, label, factor):
-    """Data passes after which the KL of ``label`` stays within ``factor`` of its final value."""
-    rr = sorted((r for r in rows if r["label"] == label), key=lambda r: r["passes"])
-    final = rr[-1]["kl"]
-    for r in rr:
-        if all(x["kl"] <= factor * final for x in rr if x["passes"] >= r["passes"]):
-            return r["passes"]
-    return rr[-1]["passes"]
-
-
 def _resolved(diff, se):
     """+1 / −1 if ``diff`` exceeds Z standard errors in either direction, else 0."""
     return 1 if diff > Z * se else (-1 if diff < -Z * se else 0)
@@ -63,26 +46,20 @@ def _resolved(diff, se):
 
 def _fig1a_order(groups):
     def f(root):
-        fin = _final(_csv(root, "fig1a.csv"))
+        fin = last_checkpoints(_csv(root, "fig1a.csv"))
         return ordering_verdict({k: r["kl"] for k, r in fin.items()}, {k: r["kl_se"] for k, r in fin.items()},
                                 groups(fin), Z)
     return f
 
 
 def _fig1a_svrg_slowest(root):
-    rows = _csv(root, "fig1a.csv")
-    settle = {k: _settle(rows, k, 2.0) for k in _final(rows)}
-    others = max(v for k, v in settle.items() if k != "SVRG-LD")
-    status = "held" if settle["SVRG-LD"] > others else "failed"
-    return Verdict(status, {"passes_to_within_factor_2_of_final_kl": settle},
-                   "data passes until KL stays within a factor 2 of its final value: "
-                   + ", ".join(f"{k} {v:g}" for k, v in settle.items()))
+    return svrg_slowest_verdict(_csv(root, "fig1a.csv"))
 
 
 def _fig1a_ewsg_slower(root):
     rows = _csv(root, "fig1a.csv")
     step = sorted({r["passes"] for r in rows})[1]
-    s = {k: {f: _settle(rows, k, f) for f in (1.1, 2.0)} for k in ("EWSG", "SGHMC")}
+    s = {k: {f: passes_to_settle(rows, k, f) for f in (1.1, 2.0)} for k in ("EWSG", "SGHMC")}
     e, g = s["EWSG"][1.1], s["SGHMC"][1.1]
     status = "held" if e > g else ("failed" if e < g else "inconclusive")
     return Verdict(status, {"passes_to_settle": s, "checkpoint_spacing": step},
@@ -144,7 +121,7 @@ def _fig1b(root):
 # ---- Fig. 1c ----------------------------------------------------------------------------------
 
 def _fig1c(root):
-    fin = _final(_csv(root, "fig1c.csv"))
+    fin = last_checkpoints(_csv(root, "fig1c.csv"))
     hs = sorted({r["step_size"] for r in fin.values()})
     per_h = {}
     for h in hs:
@@ -451,7 +428,7 @@ register(*CLAIMS)
 
 def _final_kls(name):
     def f(root):
-        return {k: (r["kl"], r["kl_se"]) for k, r in _final(_csv(root, name)).items()}
+        return {k: (r["kl"], r["kl_se"]) for k, r in last_checkpoints(_csv(root, name)).items()}
     return f
 
 
