@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
 
-.PHONY: all figures verify test bench calibrate baselines clean-results env
+.PHONY: all figures verify test bench calibrate baselines clean-results env test-peers
 
 all: figures
 
@@ -47,6 +47,11 @@ bench: $(STAMP)
 	$(PY) bench/bench_transport.py
 	$(PY) bench/bench_vrsg.py
 	$(PY) bench/bench_mlp.py
+
+## make test-peers: install the optional peers extra (blackjax, JAX CPU) and run the adapter tests (tests/peers/)
+test-peers: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,peers]'
+	$(PY) -m pytest -q tests/peers
 
 clean-results:
 	rm -rf results figures/out

@@ -35,6 +35,7 @@ ALLOWED = {
     "verify.integrators": ("analytic", "verify.errors", "verify.estimators"),
     "verify.samplers": ("analytic", "verify.errors", "verify.estimators", "verify.integrators"),
     "verify.runner": ("verify.errors",),
+    "verify.peers": ("analytic", "verify.errors", "verify.targets", "verify.estimators", "verify.integrators"),
     "verify.store": ("verify.errors",),
     "verify.ledger": ("verify.store", "verify.errors"),
     "verify.cli": ("verify",),
