@@ -63,10 +63,24 @@ class _UnitQuadraticCenters(CentersTarget):
         """
         if self.dim < 2 or idx.shape[1] < 1:
             return self.data_gradients(theta, idx).sum(axis=1)
-        acc = theta - self.centers[idx[:, 0]]
-        for j in range(1, idx.shape[1]):
-            acc += theta - self.centers[idx[:, j]]
+        cols = np.ascontiguousarray(idx.T)  # one contiguous row of indices per j: a cheap gather into a reused buffer
+        acc = theta - self.centers[cols[0]]
+        if cols.shape[0] > 1:
+            gathered, term = np.empty_like(acc), np.empty_like(acc)
+            for j in range(1, cols.shape[0]):
+                np.take(self.centers, cols[j], axis=0, out=gathered)
+                np.subtract(theta, gathered, out=term)
+                acc += term
         return acc
+
+    def unit_quadratic_form(self):
+        """``(centers, λ)`` with ``V(θ) = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``; ``λ`` is ``None`` where the target has no prior.
+
+        What the compiled kernels of :mod:`verify.integrators.compiled` need to repeat this target's
+        arithmetic (``∇V_0 = λθ`` or zeros, ``∇V_i = θ − c_i``).
+        """
+        lam = getattr(self, "prior_precision", None)
+        return self.centers, (None if lam is None else float(lam))
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,110 @@
+"""verify.integrators.compiled: the numba kernels give the NumPy steps' numbers bit for bit, and the same generator state."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from verify.errors import DivergenceError
+from verify.estimators import FullGradient, UniformMinibatch
+from verify.integrators import LaplacianPreconditioner, OverdampedEM, UnderdampedEM
+from verify.integrators.compiled import advance, numba_available, unsupported_reason
+from verify.samplers import ewsg, sghmc, sgld
+from verify.targets import GaussianMeanModel, GaussianMeansTarget, gaussian_means_target, hsg_mixture_target
+
+needs_numba = pytest.mark.skipif(not numba_available(), reason="numba (the 'compiled' extra) is not installed")
+
+
+def _targets():
+    return {"ewsg51": gaussian_means_target(),
+            "meanmodel_d3": GaussianMeanModel(np.random.default_rng(3).standard_normal((40, 3)), prior_precision=2.0)}
+
+
+def _reference(sampler, state, rng, steps):
+    ev = 0
+    for _ in range(steps):
+        state, info = sampler.step(state, rng)
+        ev += info.evaluations
+    return state, ev
+
+
+@needs_numba
+@pytest.mark.parametrize("tname", ["ewsg51", "meanmodel_d3"])
+@pytest.mark.parametrize("b", [1, 3, 10])
+@pytest.mark.parametrize("chains", [1, 7])
+@pytest.mark.parametrize("kind", ["SGLD", "SGLD_beta", "SGHMC", "SGHMC_sigma0"])
+def test_compiled_steps_are_bit_identical_to_the_numpy_steps(tname, b, chains, kind):
+    tgt = _targets()[tname]
+    if kind == "SGLD":
+        s = sgld(tgt, 5e-3, batch_size=b)
+    elif kind == "SGLD_beta":
+        s = OverdampedEM(tgt, 2e-3, UniformMinibatch(b), inverse_temperature=3.0)
+    elif kind == "SGHMC":
+        s = sghmc(tgt, 2e-2, 10.0, batch_size=b)
+    else:
+        s = UnderdampedEM(tgt, 2e-2, 10.0, UniformMinibatch(b), noise_scale=0.0)
+    init = np.random.default_rng(1).standard_normal((chains, tgt.dim))
+    st0 = s.init(init, init[::-1].copy()) if isinstance(s, UnderdampedEM) else s.init(init)
+    r1, r2 = np.random.default_rng(9), np.random.default_rng(9)
+    ref, ev_ref = _reference(s, st0, r1, 300)
+    got, ev = advance(s, st0, r2, 300)
+    assert ev == ev_ref == 300 * b and got.step == ref.step == 300
+    np.testing.assert_array_equal(got.position, ref.position)
+    if isinstance(s, UnderdampedEM):
+        np.testing.assert_array_equal(got.momentum, ref.momentum)
+    assert r1.integers(0, 2**62) == r2.integers(0, 2**62)  # the generator is left where the NumPy steps leave it
+    np.testing.assert_array_equal(st0.position, init)  # the input state is not modified
+
+
+@needs_numba
+def test_compiled_chunks_compose_with_numpy_steps():
+    tgt = gaussian_means_target()
+    s = sghmc(tgt, 5e-2, 10.0)
+    r1, r2 = np.random.default_rng(2), np.random.default_rng(2)
+    st = s.init(np.zeros((3, 2)))
+    ref, _ = _reference(s, st, r1, 250)
+    a, _ = advance(s, st, r2, 100)
+    a, _ = _reference(s, a, r2, 50)
+    a, _ = advance(s, a, r2, 100)
+    np.testing.assert_array_equal(a.position, ref.position)
+    np.testing.assert_array_equal(a.momentum, ref.momentum)
+
+
+@needs_numba
+@pytest.mark.parametrize("make", [lambda t: sgld(t, 0.05), lambda t: sghmc(t, 0.5, 1.0)], ids=["SGLD", "SGHMC"])
+def test_divergence_is_reported_at_the_same_step(make):
+    tgt = gaussian_means_target()
+    s = make(tgt)
+    st = s.init(np.ones((4, 2)))
+    with pytest.raises(DivergenceError) as ref:
+        _reference(s, st, np.random.default_rng(0), 2000)
+    with pytest.raises(DivergenceError) as got:
+        advance(s, st, np.random.default_rng(0), 2000)
+    assert str(got.value) == str(ref.value)
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda t: ewsg(t, 0.05, 10.0), "estimator"),
+    (lambda t: sgld(t, 1e-3, estimator=UniformMinibatch(2, replace=False)), "estimator"),
+    (lambda t: sgld(t, 1e-3, estimator=FullGradient()), "estimator"),
+    (lambda t: OverdampedEM(t, 1e-3, preconditioner=LaplacianPreconditioner(1.0)), "preconditioner"),
+    (lambda t: OverdampedEM(t, 1e-3, inverse_temperature=np.inf), "zero temperature"),
+    (lambda t: sgld(hsg_mixture_target(n=20), 1e-3), "unit_quadratic_form"),
+    (lambda t: sgld(GaussianMeansTarget(np.zeros((5, 1))), 1e-3), "d = 1"),
+])
+def test_unsupported_samplers_say_why_and_fall_back_to_the_numpy_steps(make, words):
+    s = make(gaussian_means_target())
+    reason = unsupported_reason(s)
+    assert reason is not None and words in reason
+    with pytest.raises(ValueError, match="sampler"):
+        advance(s, s.init(np.zeros((2, s.target.dim))), np.random.default_rng(0), 3)
+    r1, r2 = np.random.default_rng(4), np.random.default_rng(4)
+    st = s.init(np.zeros((2, s.target.dim)))
+    got, _ = advance(s, st, r1, 5, fallback=True)
+    ref, _ = _reference(s, st, r2, 5)
+    np.testing.assert_array_equal(got.position, ref.position)
+
+
+def test_bad_steps_is_named():
+    s = sgld(gaussian_means_target(), 1e-3)
+    with pytest.raises(ValueError, match="steps"):
+        advance(s, s.init(np.zeros((1, 2))), np.random.default_rng(0), -1)
