@@ -39,6 +39,7 @@ Wang, Zou, Gu, Osher, "Laplacian Smoothing Stochastic Gradient MCMC" (seed
 """
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any, NamedTuple
 
@@ -208,11 +209,18 @@ def _check_vector(v: Any) -> np.ndarray:
     return arr
 
 
+@functools.lru_cache(maxsize=64)
+def _multiplier(d: int, sigma: float, power: float) -> np.ndarray:
+    """``λ^{−power}`` on the rfft frequencies (read-only), computed once per ``(d, σ, power)``, not every step."""
+    m = _symbol(d, sigma)[: d // 2 + 1] ** (-power)
+    m.setflags(write=False)
+    return m
+
+
 def _apply_multiplier(v: np.ndarray, sigma: float, power: float) -> np.ndarray:
     d = v.shape[-1]
-    lam = _symbol(d, sigma)[: d // 2 + 1]
     coef = np.fft.rfft(v, axis=-1)
-    return np.fft.irfft(coef * lam ** (-power), n=d, axis=-1)
+    return np.fft.irfft(coef * _multiplier(d, sigma, power), n=d, axis=-1)
 
 
 def apply_inverse(v, sigma: float) -> np.ndarray:

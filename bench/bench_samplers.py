@@ -70,8 +70,110 @@ def _minimal_rate(method, target, b, chains, steps, seed):
     return chains * steps / (time.perf_counter() - t0)
 
 
+# ---- EWSG, LS-SGLD, HSG-HMC: the toolkit's step against a minimal loop of the same arithmetic ---------------------
+
+def _ewsg_pair(chains, steps, seed, toolkit):
+    """EWSG (M = 1, b = 1, x recommended), §5.1 Gaussian, h = 0.05, γ = 10."""
+    from verify.samplers import ewsg
+    t = gaussian_means_target()
+    h, gam = 0.05, 10.0
+    rng = np.random.default_rng(seed)
+    x0, v0 = t.posterior_mean + 0.1 * rng.standard_normal((chains, 2)), rng.standard_normal((chains, 2))
+    if toolkit:
+        s = ewsg(t, h, gam, index_chain_length=1)
+        st = s.init(x0, v0)
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            st, _ = s.step(st, rng)
+        return chains * steps / (time.perf_counter() - t0)
+    c, n = t.centers, t.n
+    sig = np.sqrt(2 * gam)
+    scale = np.sqrt(h) / sig
+    x, v = x0, v0
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        xx = np.sqrt(h) * gam * v / sig
+        g = n * (x - c[rng.integers(0, n, size=chains)])
+        y = xx + scale * g
+        hs = 0.5 * np.einsum("cd,cd->c", y, y)
+        g2 = n * (x - c[rng.integers(0, n, size=chains)])
+        y2 = xx + scale * g2
+        acc = np.log(rng.random(chains)) < 0.5 * np.einsum("cd,cd->c", y2, y2) - hs
+        g = np.where(acc[:, None], g2, g)
+        x, v = x + h * v, v - h * (g + gam * v) + sig * np.sqrt(h) * rng.standard_normal(v.shape)
+    return chains * steps / (time.perf_counter() - t0)
+
+
+def _ls_sgld_pair(chains, steps, seed, toolkit):
+    """LS-SGLD (σ = 1, b = 1), §5.1 Gaussian in d = 2 (the dimension of LS-SGLD §4.1), h = 5e-3."""
+    from verify.samplers import ls_sgld
+    t = gaussian_means_target()
+    h, sm = 5e-3, 1.0
+    rng = np.random.default_rng(seed)
+    x0 = t.posterior_mean + 0.1 * rng.standard_normal((chains, 2))
+    if toolkit:
+        s = ls_sgld(t, h, sm)
+        st = s.init(x0)
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            st, _ = s.step(st, rng)
+        return chains * steps / (time.perf_counter() - t0)
+    c, n, d = t.centers, t.n, t.dim
+    lam = (1.0 + 4.0 * sm * np.sin(np.pi * np.arange(d) / d) ** 2)[: d // 2 + 1]
+    inv, inv_sqrt = lam ** -1.0, lam ** -0.5
+    x = x0
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        g = n * (x - c[rng.integers(0, n, size=chains)])
+        x = x - h * np.fft.irfft(np.fft.rfft(g, axis=-1) * inv, n=d, axis=-1)
+        xi = rng.standard_normal(x.shape)
+        x = x + np.sqrt(2 * h) * np.fft.irfft(np.fft.rfft(xi, axis=-1) * inv_sqrt, n=d, axis=-1)
+    return chains * steps / (time.perf_counter() - t0)
+
+
+def _hsg_hmc_pair(chains, steps, seed, toolkit):
+    """HSG-HMC (periodic ρ, b = 1, Remark 2's γ), HSG-HMC mixture n = 500, d = 2, η = 0.1."""
+    from scipy.special import expit
+
+    from verify.samplers import hsg_hmc
+    from verify.targets import hsg_mixture_target
+    t = hsg_mixture_target()
+    eta = 0.1
+    s = hsg_hmc(t, eta)
+    rng = np.random.default_rng(seed)
+    x0 = 0.5 * rng.standard_normal((chains, 2))
+    if toolkit:
+        st = s.init(x0)
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            st, _ = s.step(st, rng)
+        return chains * steps / (time.perf_counter() - t0)
+    cf, L, P, a_all, n = s.coefficients, s.noise_cholesky, s.estimator.period, t.centers, t.n
+    log2 = np.log(2.0)
+
+    def grad(th, a):  # n/b Σ ∇V_i with ∇V_i = ∇f_i / n, b = 1: ∇f_i
+        p = expit(2.0 * np.einsum("cd,cd->c", a, th) + log2)
+        return th - (2.0 * p - 1.0)[:, None] * a
+
+    x, v = x0, np.zeros_like(x0)
+    x_prev = g_prev = None
+    t0 = time.perf_counter()
+    for k in range(steps):
+        a = a_all[rng.integers(0, n, size=chains)]
+        g_u = grad(x, a)
+        rho = 1.0 if k == 0 else 1.0 / (((k - 1) % P) + 1)
+        g = g_u if rho == 1.0 else rho * g_u + (1.0 - rho) * (g_prev + g_u - grad(x_prev, a))
+        x_prev, g_prev = x, g
+        xi = rng.standard_normal((2,) + x.shape)
+        x, v = (x + cf.x_from_v * v + cf.x_from_g * g + L[0, 0] * xi[0],
+                cf.v_decay * v + cf.v_from_g * g + L[1, 0] * xi[0] + L[1, 1] * xi[1])
+    return chains * steps / (time.perf_counter() - t0)
+
+
+PAIRS = {"EWSG": _ewsg_pair, "LS-SGLD": _ls_sgld_pair, "HSG-HMC": _hsg_hmc_pair}
+
 RATIO_WORKLOADS = (("SGLD", 1, 10_000), ("SGHMC", 1, 10_000), ("SGLD", 10, 10_000), ("SGHMC", 10, 10_000),
-                   ("SGLD", 1, 1))
+                   ("SGLD", 1, 1), ("SGHMC", 1, 1), ("EWSG", 1, 10_000), ("LS-SGLD", 1, 10_000), ("HSG-HMC", 1, 10_000))
 
 
 def ratio_table(steps=1500, repeats=5, workloads=RATIO_WORKLOADS):
@@ -81,10 +183,11 @@ def ratio_table(steps=1500, repeats=5, workloads=RATIO_WORKLOADS):
     Parameters
     ----------
     steps : int
-        Steps per timed run (> 0).
+        Steps per timed run (> 0); one chain runs ``10 × steps``.
     repeats : int
         Interleaved toolkit / minimal pairs per workload (> 0).
     workloads : sequence of (method, batch size, chains)
+        ``method`` "SGLD" / "SGHMC" (any b) or one of :data:`PAIRS` (b = 1).
 
     Returns
     -------
@@ -101,22 +204,148 @@ def ratio_table(steps=1500, repeats=5, workloads=RATIO_WORKLOADS):
         k = max(1, steps if chains > 1 else 10 * steps)
         tk, mn = [], []
         for r in range(repeats):
-            tk.append(_toolkit_rate(method, t, b, chains, k, r))
-            mn.append(_minimal_rate(method, t, b, chains, k, r))
+            if method in PAIRS:
+                tk.append(PAIRS[method](chains, k, r, True))
+                mn.append(PAIRS[method](chains, k, r, False))
+            else:
+                tk.append(_toolkit_rate(method, t, b, chains, k, r))
+                mn.append(_minimal_rate(method, t, b, chains, k, r))
         ratio = float(np.median(np.array(tk) / np.array(mn)))
         rows.append((method, b, chains, float(np.median(tk)), float(np.median(mn)), ratio))
     return rows
 
 
+# ---- long single chains and the peers (blackjax's compiled loop, optional extra 'peers') --------------------
+
+def _peers_available():
+    try:
+        import blackjax  # noqa: F401
+        import jax  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def single_chain_table(steps=100_000, repeats=3, methods=("SGLD", "SGHMC"), batch_sizes=(1, 10)):
+    """One chain, ``steps`` steps: steps/s of the toolkit's NumPy step, its compiled kernel (numba, same bits),
+    the minimal NumPy loop and blackjax's compiled ``lax.scan`` loop (when installed), best of ``repeats``.
+
+    Returns
+    -------
+    list of dict
+        ``method, b, numpy, compiled, minimal, blackjax`` (steps/s; ``None`` where skipped) and the ratios
+        ``compiled / blackjax`` and ``numpy / blackjax``.
+    """
+    from verify.integrators.compiled import numba_available
+    from verify.samplers import sghmc, sgld
+    t = gaussian_means_target()
+    peers = _peers_available()
+    rows = []
+    for method in methods:
+        for b in batch_sizes:
+            h = 5e-3 if method == "SGLD" else 5e-2
+            s = sgld(t, h, batch_size=b) if method == "SGLD" else sghmc(t, h, 10.0, batch_size=b)
+            x0 = np.zeros((1, 2))
+            np_steps = max(1, steps // 10)  # the NumPy step is ~30 µs: a tenth of the steps gives its rate
+            best = {"numpy": 0.0, "compiled": 0.0, "minimal": 0.0, "blackjax": 0.0}
+            if numba_available():
+                s.advance(s.init(x0), np.random.default_rng(0), 10)  # compile
+            run = None
+            if peers:
+                from verify.peers.blackjax import compiled_loop
+                run = compiled_loop(method, t, h, steps, batch_size=b, friction=10.0)
+                run(0, x0).block_until_ready()  # compile
+            for r in range(repeats):
+                rng = np.random.default_rng(r)
+                st = s.init(x0)
+                t0 = time.perf_counter()
+                for _ in range(np_steps):
+                    st, _ = s.step(st, rng)
+                best["numpy"] = max(best["numpy"], np_steps / (time.perf_counter() - t0))
+                best["minimal"] = max(best["minimal"], _minimal_rate(method, t, b, 1, np_steps, r))
+                if numba_available():
+                    t0 = time.perf_counter()
+                    s.advance(s.init(x0), rng, steps)
+                    best["compiled"] = max(best["compiled"], steps / (time.perf_counter() - t0))
+                if run is not None:
+                    t0 = time.perf_counter()
+                    run(r + 1, x0).block_until_ready()
+                    best["blackjax"] = max(best["blackjax"], steps / (time.perf_counter() - t0))
+            row = {"method": method, "b": b, **{k: (v or None) for k, v in best.items()}}
+            bj = row["blackjax"]
+            row["compiled/blackjax"] = row["compiled"] / bj if bj and row["compiled"] else None
+            row["numpy/blackjax"] = row["numpy"] / bj if bj else None
+            rows.append(row)
+    return rows
+
+
+def peers_many_chains_table(chains=10_000, steps=200, repeats=3, batch_sizes=(1, 10)):
+    """10⁴ chains: chain-steps/s of the toolkit's NumPy step, its compiled kernel and blackjax's compiled loop
+    (``jax.vmap`` over chains inside ``lax.scan``); ``None`` rows where blackjax is absent."""
+    from verify.integrators.compiled import numba_available
+    from verify.samplers import sghmc, sgld
+    t = gaussian_means_target()
+    rows = []
+    for method in ("SGLD", "SGHMC"):
+        for b in batch_sizes:
+            h = 5e-3 if method == "SGLD" else 5e-2
+            s = sgld(t, h, batch_size=b) if method == "SGLD" else sghmc(t, h, 10.0, batch_size=b)
+            x0 = t.posterior_mean + 0.1 * np.random.default_rng(0).standard_normal((chains, 2))
+            best = {"numpy": 0.0, "compiled": 0.0, "blackjax": 0.0}
+            run = None
+            if _peers_available():
+                from verify.peers.blackjax import compiled_loop
+                run = compiled_loop(method, t, h, steps, batch_size=b, friction=10.0, chains=chains)
+                run(0, x0).block_until_ready()
+            for r in range(repeats):
+                best["numpy"] = max(best["numpy"], _toolkit_rate(method, t, b, chains, steps, r))
+                if numba_available():
+                    rng = np.random.default_rng(r)
+                    st = s.init(x0)
+                    s.advance(st, rng, 1)
+                    t0 = time.perf_counter()
+                    s.advance(st, rng, steps)
+                    best["compiled"] = max(best["compiled"], chains * steps / (time.perf_counter() - t0))
+                if run is not None:
+                    t0 = time.perf_counter()
+                    run(r + 1, x0).block_until_ready()
+                    best["blackjax"] = max(best["blackjax"], chains * steps / (time.perf_counter() - t0))
+            rows.append({"method": method, "b": b, **{k: (v or None) for k, v in best.items()}})
+    return rows
+
+
+def _fmt(v, spec="11.3e"):
+    return f"{v:{spec}}" if v is not None else f"{'skipped':>{spec.split('.')[0]}}"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--skip-figure", action="store_true", help="skip the paper-scale Figure 1 wall time")
+    p.add_argument("--quick", action="store_true", help="reduced repeats and steps (a loaded machine; ratios only)")
+    p.add_argument("--only-ratios", action="store_true", help="the ratio, single-chain and peers tables only")
     a = p.parse_args(argv)
+    steps, repeats = (300, 3) if a.quick else (1500, 5)
     print(f"# machine: {platform.machine()} {platform.processor() or ''}, python {platform.python_version()}, numpy {np.__version__}")
-    print("\n## toolkit / minimal NumPy loop, same run (interleaved; medians of 5 x 1,500 steps, one chain 15,000)")
+    print(f"\n## toolkit / minimal NumPy loop, same run (interleaved; medians of {repeats} x {steps:,} steps, one chain {10 * steps:,})")
     print(f"{'method':8s} {'b':>3s} {'chains':>7s} {'toolkit':>11s} {'minimal':>11s} {'ratio':>6s}")
-    for m, b, ch, rt, rm, q in ratio_table():
+    for m, b, ch, rt, rm, q in ratio_table(steps, repeats):
         print(f"{m:8s} {b:3d} {ch:7d} {rt:11.3e} {rm:11.3e} {q:6.2f}")
+    sc_steps = 20_000 if a.quick else 100_000
+    print(f"\n## one chain, {sc_steps:,} steps, steps/s (best of {repeats}): toolkit NumPy step (on a tenth of the steps),")
+    print("## toolkit compiled kernel (numba, the same bits), minimal NumPy loop, blackjax's compiled lax.scan loop")
+    if not _peers_available():
+        print("# peers skipped: blackjax / jax not installed (pip install -e '.[peers]')")
+    print(f"{'method':8s} {'b':>3s} {'numpy':>11s} {'compiled':>11s} {'minimal':>11s} {'blackjax':>11s} "
+          f"{'comp/bjx':>9s} {'numpy/bjx':>9s}")
+    for r in single_chain_table(sc_steps, repeats):
+        print(f"{r['method']:8s} {r['b']:3d} {_fmt(r['numpy'])} {_fmt(r['compiled'])} {_fmt(r['minimal'])} "
+              f"{_fmt(r['blackjax'])} {_fmt(r['compiled/blackjax'], '9.2f')} {_fmt(r['numpy/blackjax'], '9.3f')}")
+    print(f"\n## 10,000 chains, chain-steps/s (best of {repeats} x 200 steps): toolkit NumPy, toolkit compiled, blackjax")
+    print(f"{'method':8s} {'b':>3s} {'numpy':>11s} {'compiled':>11s} {'blackjax':>11s}")
+    for r in peers_many_chains_table(repeats=repeats):
+        print(f"{r['method']:8s} {r['b']:3d} {_fmt(r['numpy'])} {_fmt(r['compiled'])} {_fmt(r['blackjax'])}")
+    if a.only_ratios:
+        return
     t = gaussian_means_target()
     print("\n## chain-steps per second, Gaussian target n = 50, d = 2, 10,000 chains (best of 3 x 200 steps)")
     for m in ("SGLD", "pSGLD", "SGHMC", "EWSG", "SVRG-LD", "FG"):

@@ -23,7 +23,7 @@ __all__ = ["run_chains", "run_realizations", "block_sizes"]
 
 
 def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps", observe=None,
-               time_average=None, keep_last: int = 0, trace_info: bool = False) -> dict:
+               time_average=None, keep_last: int = 0, trace_info: bool = False, engine: str = "numpy") -> dict:
     """Run ``sampler`` from ``state``: the one chain loop of the toolkit.
 
     Parameters
@@ -52,6 +52,11 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     trace_info : bool, default False
         Keep every step's ``info`` values (e.g. a Metropolis acceptance rate) as arrays of length
         ``steps``.
+    engine : {"numpy", "compiled"}, default "numpy"
+        ``"numpy"``: one ``sampler.step`` per step (the reference, what every experiment uses).
+        ``"compiled"``: the stretches between checkpoints in one ``sampler.advance(state, rng, k)`` call
+        (:func:`verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
+        single chains; needs ``unit="steps"``, no ``time_average``, ``keep_last`` or ``trace_info``.
 
     Returns
     -------
@@ -67,7 +72,8 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     Raises
     ------
     ValueError
-        Bad ``steps``, ``checkpoints``, ``unit`` or ``keep_last``.
+        Bad ``steps``, ``checkpoints``, ``unit``, ``keep_last`` or ``engine`` (or ``engine="compiled"`` with
+        per-step records, or a sampler without a compiled kernel).
     verify.errors.DivergenceError
         From the sampler, when a chain goes non-finite.
 
@@ -97,6 +103,10 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     total = int(round(ck[-1])) if unit == "steps" else None
     if keep_last > (total or 0):
         raise ValueError(f"keep_last must be <= the number of steps {total}, got {keep_last}")
+    if engine not in ("numpy", "compiled"):
+        raise ValueError(f"engine must be 'numpy' or 'compiled', got {engine!r}")
+    if engine == "compiled" and (unit != "steps" or time_average or keep_last or trace_info):
+        raise ValueError("engine='compiled' needs unit='steps' and no time_average, keep_last or trace_info")
     observe = dict(observe or {})
     time_average = dict(time_average or {})
     n = sampler.target.n
@@ -131,6 +141,12 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
             j += 1
         if j == ck.size:
             break
+        if engine == "compiled":  # every step up to the next checkpoint in one call (no per-step records)
+            k = max(1, int(np.ceil(ck[j] - 1e-12)) - done)
+            state, ev = sampler.advance(state, rng, k)
+            evals += ev
+            done += k
+            continue
         state, info = sampler.step(state, rng)
         evals += info.evaluations
         if keep_last and done >= keep_from:

@@ -121,3 +121,34 @@ def test_the_divergence_reported_is_the_first_block_in_block_order(n_jobs, backe
     with pytest.raises(DivergenceError) as e:
         run_realizations(fn, 5, seed=1, block_size=3, n_jobs=n_jobs, backend=backend)
     assert e.value.n_bad_chains == 3 and e.value.step == 3
+
+
+# ---- engine="compiled": the numba kernels between checkpoints, the same numbers ----------------------------
+
+def test_compiled_engine_gives_the_numpy_engines_records_bit_for_bit():
+    pytest.importorskip("numba")
+    from verify.samplers import sghmc
+    from verify.targets import gaussian_means_target
+    s = sghmc(gaussian_means_target(), 5e-2, 10.0, batch_size=2)
+    obs = {"position": lambda st: st.position, "momentum": lambda st: st.momentum}
+    kw = dict(checkpoints=[0, 1, 7.5, 100, 100, 250], unit="steps", observe=obs)
+    a = run_chains(s, s.init(np.ones((3, 2))), np.random.default_rng(8), **kw)
+    b = run_chains(s, s.init(np.ones((3, 2))), np.random.default_rng(8), engine="compiled", **kw)
+    for k in ("passes", "steps", "position", "momentum"):
+        np.testing.assert_array_equal(a[k], b[k])
+    assert a["evaluations"] == b["evaluations"] == 500 and a["info"] == b["info"] == {}
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(engine="jit"), "engine"),
+    (dict(engine="compiled", checkpoints=[1.0], unit="passes"), "unit"),
+    (dict(engine="compiled", time_average={"x": lambda st: st.position}), "time_average"),
+    (dict(engine="compiled", keep_last=2), "keep_last"),
+])
+def test_engine_errors_are_named(kw, match):
+    from verify.samplers import sgld
+    from verify.targets import gaussian_means_target
+    s = sgld(gaussian_means_target(), 1e-3)
+    args = {"steps": 10} if "checkpoints" not in kw else {}
+    with pytest.raises(ValueError, match=match):
+        run_chains(s, s.init(np.zeros((2, 2))), np.random.default_rng(0), **args, **kw)

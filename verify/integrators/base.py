@@ -157,6 +157,15 @@ class Integrator(abc.ABC):
             raise DivergenceError(self.name, state.step, self.settings(), bad)
         return new, info
 
+    def advance(self, state, rng: np.random.Generator, steps: int):
+        """``steps`` steps in one compiled call, bit-identical to ``steps`` calls of :meth:`step`:
+        :func:`verify.integrators.compiled.advance` (numba; SGLD / SGHMC on the unit-quadratic targets).
+
+        Returns ``(state, evaluations per chain)``; raises ``ValueError`` for a sampler without a kernel.
+        """
+        from .compiled import advance
+        return advance(self, state, rng, steps)
+
     def _diverged(self, state, *arrays):
         """Raise the :class:`DivergenceError` of ``state.step`` for the non-finite chains of ``arrays``."""
         raise DivergenceError(self.name, state.step, self.settings(), nonfinite_chains(*arrays))

@@ -19,8 +19,8 @@ Supported (:func:`unsupported_reason` says why not otherwise):
   Gaussian and the vrSG-MCMC Gaussian-mean model) in dimension ``d ≥ 2`` (for ``d = 1`` NumPy's
   minibatch sum is pairwise, not sequential).
 
-numba is an optional dependency (extra ``compiled``); without it :func:`advance` raises ``ImportError``
-unless ``fallback=True``, which loops over ``sampler.step``.
+numba is an optional dependency (extra ``compiled``); without it :func:`advance` raises ``ImportError``.
+:func:`verify.runner.run_chains` uses it when asked (``engine="compiled"``); its default is the NumPy step.
 
 References
 ----------
@@ -150,7 +150,7 @@ def _kernels():
     return _KERNELS
 
 
-def advance(sampler, state, rng: np.random.Generator, steps: int, fallback: bool = False):
+def advance(sampler, state, rng: np.random.Generator, steps: int):
     """``steps`` steps of ``sampler`` from ``state`` in one compiled call; bit-identical to calling ``sampler.step``.
 
     Parameters
@@ -162,9 +162,6 @@ def advance(sampler, state, rng: np.random.Generator, steps: int, fallback: bool
         Advanced exactly as ``steps`` calls of ``sampler.step`` advance it.
     steps : int
         >= 0.
-    fallback : bool, default False
-        If the sampler is unsupported or numba is absent: ``True`` loops over ``sampler.step``
-        (the NumPy reference), ``False`` raises.
 
     Returns
     -------
@@ -175,10 +172,10 @@ def advance(sampler, state, rng: np.random.Generator, steps: int, fallback: bool
     Raises
     ------
     ValueError
-        ``steps`` negative (named ``steps``); an unsupported sampler without ``fallback`` (names
-        ``sampler`` and the reason).
+        ``steps`` negative (named ``steps``); an unsupported sampler (names ``sampler`` and the
+        reason; :func:`verify.runner.run_chains` with the default ``engine="numpy"`` runs every sampler).
     ImportError
-        numba absent without ``fallback``.
+        numba absent (the ``compiled`` extra).
     verify.errors.DivergenceError
         As :meth:`Integrator.step`: at the first step after which some chain is non-finite (with
         that step's number and the number of such chains).
@@ -188,24 +185,16 @@ def advance(sampler, state, rng: np.random.Generator, steps: int, fallback: bool
     >>> from verify.samplers import sgld
     >>> from verify.targets import gaussian_means_target
     >>> s = sgld(gaussian_means_target(), 1e-3)
-    >>> st, ev = advance(s, s.init(np.zeros((1, 2))), np.random.default_rng(0), 1000, fallback=True)
-    >>> st.step, ev
+    >>> st, ev = advance(s, s.init(np.zeros((1, 2))), np.random.default_rng(0), 1000)  # doctest: +SKIP
+    >>> st.step, ev  # doctest: +SKIP
     (1000, 1000)
     """
     steps = check_nonnegative_int("steps", steps)
     reason = unsupported_reason(sampler)
-    if reason is None and not numba_available():
-        reason = "numba is not installed (pip install -e '.[compiled]')"
-        if not fallback:
-            raise ImportError(f"advance needs numba for its compiled kernels: {reason}")
     if reason is not None:
-        if not fallback:
-            raise ValueError(f"sampler {sampler.name!r} has no compiled kernel: {reason}")
-        evals = 0
-        for _ in range(steps):
-            state, info = sampler.step(state, rng)
-            evals += info.evaluations
-        return state, evals
+        raise ValueError(f"sampler {sampler.name!r} has no compiled kernel: {reason}")
+    if not numba_available():
+        raise ImportError("advance needs numba for its compiled kernels: pip install -e '.[compiled]'")
     k = _kernels()
     tgt = sampler.target
     centers, lam = tgt.unit_quadratic_form()

@@ -76,13 +76,19 @@ class OverdampedEM(Integrator):
         return OverdampedState(position, self.preconditioner.init(position),
                                self.estimator.init(self.target, position), 0)
 
+    def _validate(self):
+        # the estimator's context depends on the settings only: built once here, not in every step
+        if isinstance(self.preconditioner, IdentityPreconditioner):
+            ctx = StepContext(step_size=self.step_size, noise_scale=float(np.sqrt(2.0 / self.inverse_temperature)))
+        else:
+            ctx = StepContext()
+        object.__setattr__(self, "_step_context", ctx)
+
     def _context(self) -> StepContext:
         """What the estimator is told: ``h`` and the noise amplitude ``σ = √(2/β)`` per ``√h`` with the identity
         preconditioner (the overdamped EWSG weights of Appendix E need them), nothing otherwise (a
         preconditioned kernel is not the one Appendix E's weights match)."""
-        if isinstance(self.preconditioner, IdentityPreconditioner):
-            return StepContext(step_size=self.step_size, noise_scale=float(np.sqrt(2.0 / self.inverse_temperature)))
-        return StepContext()
+        return self._step_context
 
     def _update(self, state, rng):
         est = self.estimator(state.estimator_state, rng, self.target, state.position, self._context())
