@@ -41,8 +41,9 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
-## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass
+## make bench: toolkit / minimal-loop ratios, one chain vs blackjax (peers extra), chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass
 bench: $(STAMP)
+	-$(PY) -m pip install --quiet -e '.[test,peers]' || echo "peers extra (blackjax, jax) not installed: the bench skips the peers"
 	$(PY) bench/bench_samplers.py
 	$(PY) bench/bench_transport.py
 	$(PY) bench/bench_vrsg.py

@@ -31,6 +31,7 @@ Module map
 ``integrators.underdamped``     underdamped EM, EWSG eq. (3): SGHMC, EWSG, FG
 ``integrators.exponential``     exponential (OU) integrator, HSG-HMC (4)–(6)
 ``integrators.metropolis``      HMC and MALA, the exact references
+``integrators.compiled``        optional numba kernels for long SGLD / SGHMC chains, bit-identical to the steps
 ``samplers``                    the papers' named samplers and a name → factory registry
 ``runner``                      the one chain loop (:func:`run_chains`); realizations in seeded blocks
 ``measure.metrics``             Gaussian-fit KL, MSE of time averages
@@ -45,6 +46,7 @@ Module map
 ``store.cache``                 keyed result store, code fingerprints, resume; file digests, locks
 ``store.io``                    atomic CSV / JSON, checked reads, SHA-256
 ``cli``                         the ``sgmcmc-verify`` command
+``peers.blackjax``              blackjax's SGLD / SGHMC in the sampler protocol (optional extra ``peers``)
 ==============================  =====================================================================
 """
 __all__ = ["errors", "targets", "estimators", "integrators", "samplers", "runner", "measure", "ledger", "store",
