@@ -83,6 +83,7 @@ class OverdampedEM(Integrator):
         else:
             ctx = StepContext()
         object.__setattr__(self, "_step_context", ctx)
+        object.__setattr__(self, "_noisy", bool(np.isfinite(self.inverse_temperature)))
 
     def _context(self) -> StepContext:
         """What the estimator is told: ``h`` and the noise amplitude ``σ = √(2/β)`` per ``√h`` with the identity
@@ -97,6 +98,6 @@ class OverdampedEM(Integrator):
             self._diverged(state, g)
         pstate = pre.update(state.preconditioner_state, g, self.target.n)
         pos = state.position - pre.drift(pstate, g, h)
-        if np.isfinite(self.inverse_temperature):
+        if self._noisy:  # β < ∞, decided once in _validate
             pos = pos + pre.noise(pstate, rng.standard_normal(pos.shape), h, self.inverse_temperature)
         return OverdampedState(pos, pstate, est.state, state.step + 1), StepInfo(est.evaluations, est.info), (pos,)

@@ -77,6 +77,8 @@ class UnderdampedEM(UnderdampedIntegrator):
         elif (isinstance(self.noise_scale, bool) or not isinstance(self.noise_scale, numbers.Real)
               or not (np.isfinite(self.noise_scale) and self.noise_scale >= 0)):
             raise ValueError(f"noise_scale must be a finite number >= 0, got {self.noise_scale!r}")
+        # σ√h, the factor of ξ in every step, computed once (the same float as sig * np.sqrt(h) in the step)
+        object.__setattr__(self, "_noise_amplitude", self.noise_scale * np.sqrt(self.step_size))
 
     def _update(self, state, rng):
         h, gam, sig = self.step_size, self.friction, self.noise_scale
@@ -85,6 +87,6 @@ class UnderdampedEM(UnderdampedIntegrator):
         pos = state.position + h * state.momentum
         mom = state.momentum - h * (est.gradient + gam * state.momentum)
         if sig > 0:
-            mom = mom + sig * np.sqrt(h) * rng.standard_normal(mom.shape)
+            mom = mom + self._noise_amplitude * rng.standard_normal(mom.shape)
         return (UnderdampedState(pos, mom, est.state, state.step + 1), StepInfo(est.evaluations, est.info),
                 (pos, mom))

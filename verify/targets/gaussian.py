@@ -63,6 +63,8 @@ class _UnitQuadraticCenters(CentersTarget):
         """
         if self.dim < 2 or idx.shape[1] < 1:
             return self.data_gradients(theta, idx).sum(axis=1)
+        if idx.shape[1] == 1:
+            return theta - self.centers[idx[:, 0]]
         cols = np.ascontiguousarray(idx.T)  # one contiguous row of indices per j: a cheap gather into a reused buffer
         acc = theta - self.centers[cols[0]]
         if cols.shape[0] > 1:
