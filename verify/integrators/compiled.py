@@ -15,9 +15,13 @@ Supported (:func:`unsupported_reason` says why not otherwise):
   inverse temperature (SGLD: ``θ' = θ − hĝ + √(2h/β)ξ``), and :class:`~verify.integrators.UnderdampedEM`
   (SGHMC, EWSG eq. (3): ``θ' = θ + hr``, ``r' = r − h(ĝ + γr) + σ√h ξ``);
 * the estimator exactly :class:`~verify.estimators.UniformMinibatch` with replacement;
-* a target offering ``unit_quadratic_form()`` (``V = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``: the EWSG §5.1
-  Gaussian and the vrSG-MCMC Gaussian-mean model) in dimension ``d ≥ 2`` (for ``d = 1`` NumPy's
-  minibatch sum is pairwise, not sequential).
+* a target offering ``compiled_form()`` of a kind the kernels repeat, in dimension ``d ≥ 2`` (for
+  ``d = 1`` NumPy's minibatch sum is pairwise, not sequential): ``"unit_quadratic"``
+  (``V = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``: the EWSG §5.1 Gaussian and the vrSG-MCMC Gaussian-mean model),
+  ``"hsg_mixture"`` (HSG-HMC's mixture, :class:`~verify.targets.HSGMixtureTarget`) and ``"ls_mixture"``
+  (LS-SGLD §4.1.2, :class:`~verify.targets.LSMixtureTarget`). The mixtures' logistic function is
+  written ``1/(1 + exp(−t))`` as SciPy's ``expit`` computes it; bit identity is tested for them as well
+  (libm's ``exp`` in both; a build where they differ would differ by round-off, not in law).
 
 numba is an optional dependency (extra ``compiled``); without it :func:`advance` raises ``ImportError``.
 :func:`verify.runner.run_chains` uses it when asked (``engine="compiled"``); its default is the NumPy step.
@@ -40,6 +44,9 @@ from .underdamped import UnderdampedEM
 __all__ = ["advance", "unsupported_reason", "numba_available"]
 
 _KERNELS = {}
+#: the targets' per-datum gradients the kernels repeat (``compiled_form()[0]`` → code in the kernels)
+_KINDS = {"unit_quadratic": 0, "hsg_mixture": 1, "ls_mixture": 2}
+_LOG2 = float(np.log(2.0))
 
 
 def numba_available() -> bool:
@@ -63,9 +70,11 @@ def unsupported_reason(sampler) -> str | None:
     est = sampler.estimator
     if type(est) is not UniformMinibatch or not est.replace:
         return "an estimator other than UniformMinibatch(b) with replacement"
-    form = getattr(sampler.target, "unit_quadratic_form", None)
+    form = getattr(sampler.target, "compiled_form", None)
     if not callable(form):
-        return f"target {type(sampler.target).__name__} offers no unit_quadratic_form()"
+        return f"target {type(sampler.target).__name__} offers no compiled_form()"
+    if form()[0] not in _KINDS:
+        return f"no compiled kernel for a target of form {form()[0]!r}"
     if sampler.target.dim < 2:
         return "d = 1 (NumPy sums the minibatch pairwise there)"
     return None
@@ -77,18 +86,33 @@ def _kernels():
     import numba
 
     @numba.njit(cache=False, nogil=True)
-    def gradient(x, v, centers, scale, lam, has_prior, idx, acc, b, n, rng):
+    def term(kind, x, centers, c, i, m, n, log2):
+        """∇V_i(θ_c)[m] as the target's data_gradients computes it (kind: see _KINDS)."""
+        if kind == 0:
+            return x[c, m] - centers[i, m]
+        s = 0.0
+        for q in range(x.shape[1]):  # einsum's ⟨a_i, θ⟩
+            s += centers[i, q] * x[c, q]
+        if kind == 1:  # HSGMixtureTarget.component_gradients / n
+            p = 1.0 / (1.0 + np.exp(-(2.0 * s + log2)))
+            return (x[c, m] - (2.0 * p - 1.0) * centers[i, m]) / n
+        # LSMixtureTarget._grad_f / n
+        e = 1.0 / (1.0 + np.exp(2.0 * s + log2))  # expit(-(2s + log 2))
+        return (x[c, m] - centers[i, m] + 2.0 * centers[i, m] * e) / n
+
+    @numba.njit(cache=False, nogil=True)
+    def gradient(kind, x, centers, scale, lam, has_prior, idx, acc, b, n, rng, log2):
         # the minibatch indices of every chain, drawn in C order as rng.integers(0, n, size=(chains, b))
         chains, d = x.shape
         for c in range(chains):
             for j in range(b):
                 idx[c, j] = rng.integers(0, n)
-        # Σ_j (θ − c_{I_j}) in j order (data_gradient_sum_exact), then ∇V_0 + (n/b)·sum (minibatch_gradient)
+        # Σ_j ∇V_{I_j}(θ) in j order (the axis-1 sum NumPy does for d ≥ 2), then ∇V_0 + (n/b)·sum
         for c in range(chains):
             for m in range(d):
-                s = x[c, m] - centers[idx[c, 0], m]
+                s = term(kind, x, centers, c, idx[c, 0], m, n, log2)
                 for j in range(1, b):
-                    s += x[c, m] - centers[idx[c, j], m]
+                    s += term(kind, x, centers, c, idx[c, j], m, n, log2)
                 if has_prior:
                     acc[c, m] = lam * x[c, m] + scale * s
                 else:
@@ -108,12 +132,12 @@ def _kernels():
         return bad
 
     @numba.njit(cache=False, nogil=True)
-    def sgld(x, centers, scale, lam, has_prior, b, n, h, amp, steps, rng):
+    def sgld(kind, x, centers, scale, lam, has_prior, b, n, h, amp, steps, rng, log2):
         chains, d = x.shape
         idx = np.empty((chains, b), dtype=np.int64)
         g = np.empty((chains, d))
         for k in range(steps):
-            gradient(x, x, centers, scale, lam, has_prior, idx, g, b, n, rng)
+            gradient(kind, x, centers, scale, lam, has_prior, idx, g, b, n, rng, log2)
             for c in range(chains):
                 for m in range(d):
                     x[c, m] = x[c, m] - h * g[c, m]
@@ -126,12 +150,12 @@ def _kernels():
         return steps, 0
 
     @numba.njit(cache=False, nogil=True)
-    def sghmc(x, v, centers, scale, lam, has_prior, b, n, h, gamma, amp, noisy, steps, rng):
+    def sghmc(kind, x, v, centers, scale, lam, has_prior, b, n, h, gamma, amp, noisy, steps, rng, log2):
         chains, d = x.shape
         idx = np.empty((chains, b), dtype=np.int64)
         g = np.empty((chains, d))
         for k in range(steps):
-            gradient(x, v, centers, scale, lam, has_prior, idx, g, b, n, rng)
+            gradient(kind, x, centers, scale, lam, has_prior, idx, g, b, n, rng, log2)
             for c in range(chains):
                 for m in range(d):
                     r = v[c, m]
@@ -197,7 +221,8 @@ def advance(sampler, state, rng: np.random.Generator, steps: int):
         raise ImportError("advance needs numba for its compiled kernels: pip install -e '.[compiled]'")
     k = _kernels()
     tgt = sampler.target
-    centers, lam = tgt.unit_quadratic_form()
+    form, centers, lam = tgt.compiled_form()
+    kind = _KINDS[form]
     centers = np.ascontiguousarray(centers, dtype=np.float64)
     b, n = sampler.estimator.batch_size, tgt.n
     scale = n / b  # the Python float of minibatch_gradient's (target.n / idx.shape[1])
@@ -206,15 +231,15 @@ def advance(sampler, state, rng: np.random.Generator, steps: int):
     h = sampler.step_size
     if type(sampler) is OverdampedEM:
         amp = float(np.sqrt(2.0 * h / sampler.inverse_temperature))  # IdentityPreconditioner.noise's factor
-        done, nbad = k["sgld"](x, centers, scale, lam, has_prior, b, n, h, amp, steps, rng)
+        done, nbad = k["sgld"](kind, x, centers, scale, lam, has_prior, b, n, h, amp, steps, rng, _LOG2)
         new = OverdampedState(x, state.preconditioner_state, state.estimator_state, state.step + done)
         arrays = (x,)
     else:
         v = np.array(state.momentum, dtype=np.float64, order="C", copy=True)
         sig = sampler.noise_scale
         amp = float(sig * np.sqrt(h))  # UnderdampedEM._update's sig * np.sqrt(h)
-        done, nbad = k["sghmc"](x, v, centers, scale, lam, has_prior, b, n, h, sampler.friction, amp, sig > 0,
-                                steps, rng)
+        done, nbad = k["sghmc"](kind, x, v, centers, scale, lam, has_prior, b, n, h, sampler.friction, amp,
+                                sig > 0, steps, rng, _LOG2)
         new = UnderdampedState(x, v, state.estimator_state, state.step + done)
         arrays = (x, v)
     if nbad:

@@ -75,14 +75,15 @@ class _UnitQuadraticCenters(CentersTarget):
                 acc += term
         return acc
 
-    def unit_quadratic_form(self):
-        """``(centers, λ)`` with ``V(θ) = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``; ``λ`` is ``None`` where the target has no prior.
+    def compiled_form(self):
+        """``("unit_quadratic", centers, λ)``: ``V(θ) = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``, ``λ`` ``None`` without a prior.
 
         What the compiled kernels of :mod:`verify.integrators.compiled` need to repeat this target's
-        arithmetic (``∇V_0 = λθ`` or zeros, ``∇V_i = θ − c_i``).
+        arithmetic (``∇V_0 = λθ`` or zeros, ``∇V_i = θ − c_i``, the minibatch sum of
+        :meth:`data_gradient_sum_exact`).
         """
         lam = getattr(self, "prior_precision", None)
-        return self.centers, (None if lam is None else float(lam))
+        return "unit_quadratic", self.centers, (None if lam is None else float(lam))
 
 
 @dataclass(frozen=True, eq=False)

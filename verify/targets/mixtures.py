@@ -72,6 +72,11 @@ class HSGMixtureTarget(CentersTarget):
     def data_gradients(self, theta, idx):
         return self.component_gradients(theta, idx) / self.n
 
+    def compiled_form(self):
+        """``("hsg_mixture", centers, None)``: what :mod:`verify.integrators.compiled` needs to repeat
+        :meth:`data_gradients` (``∇V_i = (θ − (2p_i − 1)a_i)/N``, no prior)."""
+        return "hsg_mixture", self.centers, None
+
     def full_gradient(self, theta):
         s = theta @ self.centers.T  # (chains, N)
         w = 2.0 * expit(2.0 * s + _LOG2) - 1.0
@@ -275,6 +280,11 @@ class LSMixtureTarget(CentersTarget):
     def data_gradients(self, theta, idx):
         a = self.centers[idx]  # (chains, b, d)
         return self._grad_f(theta[:, None, :], a) / self.n
+
+    def compiled_form(self):
+        """``("ls_mixture", centers, None)``: what :mod:`verify.integrators.compiled` needs to repeat
+        :meth:`data_gradients` (``∇V_i = (x − a_i + 2a_i/(1 + 2e^{2⟨x, a_i⟩}))/n``, no prior)."""
+        return "ls_mixture", self.centers, None
 
     def full_gradient(self, theta):
         # n⁻¹Σ_i ∇f_i = θ − ā + n⁻¹ Σ_i a_i · 2/(1 + 2e^{2⟨θ, a_i⟩}), as two matrix products
