@@ -52,7 +52,7 @@ bench: $(STAMP)
 ## make test-peers: install the optional peers extra (blackjax, JAX CPU) and run the adapter tests (tests/peers/)
 test-peers: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,peers]'
-	$(PY) -m pytest -q tests/peers
+	SGMCMC_TEST_PEERS=1 $(PY) -m pytest -q tests/peers
 
 clean-results:
 	rm -rf results figures/out
