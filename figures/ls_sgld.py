@@ -1,7 +1,7 @@
 """LS-SGLD (seed ``004_8438bd4b543e0fc4.txt``) figures, drawn from ``results/ls_sgld/`` only.
 
 ``sgmcmc-verify figures ls_sgld`` writes
-``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig4`` (PNG + PDF) for whichever result
+``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig3``, ``fig3_exact``, ``fig4`` (PNG + PDF) for whichever result
 files exist.
 """
 from __future__ import annotations
@@ -219,6 +219,34 @@ def _fig3(res, out):
     return _save(fig, out, "fig3")
 
 
+def _fig3_exact(res, out):
+    """Exact asymptotic MSE ratio LS-LD / LD vs σ (both covariances) and the 95 % range a 10-run estimate has."""
+    rows = read_csv(res / "fig3_exact.csv")
+    ex = read_json(res / "fig3_exact.json")
+    band = ex["band"]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    cols = dict(zip(ex["targets"], sns.color_palette("colorblind", len(ex["targets"]))))
+    for ax, runs in zip(axes, sorted({r["runs"] for r in rows})):
+        for t, col in cols.items():
+            rr = [r for r in rows if r["target"] == t and r["runs"] == runs]
+            s = np.array([r["sigma"] for r in rr])
+            y = np.array([r["ratio_continuous"] for r in rr])
+            lo = y * np.array([r["measured_over_true_q025"] for r in rr])
+            hi = y * np.array([r["measured_over_true_q975"] for r in rr])
+            lim = ex["targets"][t]["similar_sigma_limit"]
+            ax.plot(s, y, "-", color=col, label=f"{t}: exact, ≤ {band} for σ ≤ {lim:.3g}")
+            ax.plot(s, [r["ratio_em"] for r in rr], ".", color=col, ms=3)
+            ax.fill_between(s, lo, hi, color=col, alpha=0.15, label=f"95 % of a {int(runs)}-run estimate")
+        ax.axhspan(1 / band, band, color="0.85", zorder=0, label=f"'similar' band [1/{band}, {band}]")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("σ (eq. (4.1) matrix)")
+        ax.set_ylabel("asymptotic MSE ratio LS-LD / LD")
+        ax.set_title(f"Fig. 3 exactly (dots: EM at step {rr[0]['step_size']:g}); {int(runs)} runs per method", fontsize=9)
+        ax.legend(fontsize=6, frameon=False)
+    return _save(fig, out, "fig3_exact")
+
+
 def _table2(res, out):
     rows = read_csv(res / "table2.csv")
     samp = read_csv(res / "fig2_samples.csv") if (res / "fig2_samples.csv").exists() else []
@@ -249,7 +277,8 @@ def _table2(res, out):
 
 
 #: Every figure with the files it reads (drawn when those exist; Table 2's samples are optional).
-PANELS = ((("table2.csv",), _table2), (("fig3.csv", "fig3.json"), _fig3), (("table1.csv",), _table1),
+PANELS = ((("table2.csv",), _table2), (("fig3.csv", "fig3.json"), _fig3),
+          (("fig3_exact.csv", "fig3_exact.json"), _fig3_exact), (("table1.csv",), _table1),
           (("thm33.json", "thm33.csv", "thm33_gamma.csv"), _thm33), (("prop21.json",), _prop21),
           (("table3.csv",), _table3), (("fig1.csv", "fig1_samples.csv"), _fig1), (("fig4.csv",), _fig4))
 
