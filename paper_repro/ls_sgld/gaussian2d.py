@@ -15,7 +15,7 @@ from verify import samplers
 from verify.errors import DivergenceError
 from verify.estimators import NoisyExactGradient
 from verify.integrators.smoothing import paper_2d_smoothing
-from verify.runner import run_chains
+from verify.runner import run_chains, run_tasks
 from verify.store.io import write_csv
 from verify.targets import GaussianTarget
 
@@ -87,6 +87,26 @@ def _fig1_row(name, sset, j, h, r, xs, Sig, sigma):
     return row
 
 
+def _fig1_config(cfg: Fig1Settings, name, sset, j, h, seed_seq):
+    """One Fig. 1 configuration (a task): ``runs`` chains of ``samples`` steps; its rows and first samples."""
+    rho = cfg.rho
+    Sig = np.array([[1.0, rho], [rho, 1.0]])
+    tgt = GaussianTarget(Sig)
+    rng = np.random.default_rng(seed_seq)
+    smp = _fig1_sampler(name, tgt, h, cfg.sigma)
+    try:  # a DivergenceError is recorded as a diverged run, not hidden
+        xs = run_chains(smp, smp.init(np.zeros((cfg.runs, 2))), rng, steps=cfg.samples, keep_last=cfg.samples)["kept"]
+    except DivergenceError:
+        xs = None
+    rows = [_fig1_row(name, sset, j, h, r, xs, Sig, cfg.sigma) for r in range(cfg.runs)]
+    sample_rows = []
+    if j == 0 and xs is not None:
+        for k in range(min(cfg.first, cfg.samples)):
+            sample_rows.append({"sampler": name, "step_set": sset, "step_size": h, "k": k,
+                                "x1": float(xs[0, k, 0]), "x2": float(xs[0, k, 1])})
+    return rows, sample_rows
+
+
 def run_fig1(cfg: Fig1Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Fig. 1: covariance reconstruction error vs autocorrelation time; first samples; ``fig1.csv``, ``fig1_samples.csv``.
 
@@ -96,8 +116,6 @@ def run_fig1(cfg: Fig1Settings, out_dir, n_jobs=1, backend=None, progress=None) 
     (×(1 + 4σ)^{1/4} for LS samplers, Fig. 1d; SGLD / pSGLD are the same as in ``same``).
     """
     rho = cfg.rho
-    Sig = np.array([[1.0, rho], [rho, 1.0]])
-    tgt = GaussianTarget(Sig)
     scale_ls = (1.0 + 4.0 * cfg.sigma) ** 0.25
     rows, sample_rows = [], []
     ss = np.random.SeedSequence([cfg.seed, 1])
@@ -109,18 +127,13 @@ def run_fig1(cfg: Fig1Settings, out_dir, n_jobs=1, backend=None, progress=None) 
             for sset in sets:
                 configs.append((name, sset, j, h0 * (scale_ls if sset == "scaled" else 1.0)))
     seeds = ss.spawn(len(configs))
-    for (name, sset, j, h), sd in zip(configs, seeds):
-        rng = np.random.default_rng(sd)
-        smp = _fig1_sampler(name, tgt, h, cfg.sigma)
-        try:  # a DivergenceError is recorded as a diverged run, not hidden
-            xs = run_chains(smp, smp.init(np.zeros((cfg.runs, 2))), rng, steps=cfg.samples, keep_last=cfg.samples)["kept"]
-        except DivergenceError:
-            xs = None
-        rows += [_fig1_row(name, sset, j, h, r, xs, Sig, cfg.sigma) for r in range(cfg.runs)]
-        if j == 0 and xs is not None:
-            for k in range(min(cfg.first, cfg.samples)):
-                sample_rows.append({"sampler": name, "step_set": sset, "step_size": h, "k": k,
-                                    "x1": float(xs[0, k, 0]), "x2": float(xs[0, k, 1])})
+    # one joblib task per (sampler, step set, step): independent long chains with the seeds spawned above
+    # in configuration order, so the numbers do not depend on n_jobs
+    results = run_tasks(_fig1_config, [(cfg, name, sset, j, h, sd) for (name, sset, j, h), sd in zip(configs, seeds)],
+                        n_jobs=n_jobs, backend=backend)
+    for r, s_rows in results:
+        rows += r
+        sample_rows += s_rows
     out = Path(out_dir)
     write_csv(out / "fig1.csv", rows, header_comment=(
         f"LS-SGLD Fig 1 (2-D Gaussian, Sigma=[[1,{rho}],[{rho},1]]), scale={cfg.scale}: gradient = exact + N(0,I) "

@@ -203,6 +203,7 @@ class Fig3Settings(ScaledSettings):
     step_size: float = 1e-2
     sigma: float = 1.0
     runs: int = 100
+    block_size: int = 10        # runs per joblib task (part of the seeding: changing it changes the numbers)
     grid_half_width: float = 10.0
     grid_spacing: float = 0.04
     SCALE_OVERRIDES: ClassVar[dict] = {"paper": {"samples": 100_000},
