@@ -41,12 +41,13 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
-## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass
+## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass, parallel efficiency at n_jobs 1/2/4
 bench: $(STAMP)
 	$(PY) bench/bench_samplers.py
 	$(PY) bench/bench_transport.py
 	$(PY) bench/bench_vrsg.py
 	$(PY) bench/bench_mlp.py
+	$(PY) bench/bench_parallel.py
 
 clean-results:
 	rm -rf results figures/out

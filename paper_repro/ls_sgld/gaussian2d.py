@@ -21,7 +21,7 @@ from verify.targets import GaussianTarget
 
 from .settings import Fig1Settings
 
-__all__ = ["integrated_autocorrelation_time", "run_fig1"]
+__all__ = ["integrated_autocorrelation_time", "run_fig1", "fig1_tasks"]
 
 
 def integrated_autocorrelation_time(x, c: float = 5.0) -> np.ndarray:
@@ -87,6 +87,23 @@ def _fig1_row(name, sset, j, h, r, xs, Sig, sigma):
     return row
 
 
+def fig1_tasks(cfg: Fig1Settings) -> list[tuple]:
+    """The arguments of the Fig. 1 tasks (:func:`_fig1_config`), one per (sampler, step set, step), with their seeds.
+
+    Seeds: ``SeedSequence([seed, 1]).spawn(#configurations)`` in configuration order (sampler, step, set).
+    """
+    scale_ls = (1.0 + 4.0 * cfg.sigma) ** 0.25
+    configs = []
+    for name in ("SGLD", "pSGLD", "LS-SGLD", "LS-pSGLD"):
+        for j, fac in enumerate(cfg.factors):
+            h0 = cfg.base_step * fac
+            sets = ("same", "scaled") if name.startswith("LS") else ("both",)
+            for sset in sets:
+                configs.append((name, sset, j, h0 * (scale_ls if sset == "scaled" else 1.0)))
+    seeds = np.random.SeedSequence([cfg.seed, 1]).spawn(len(configs))
+    return [(cfg, name, sset, j, h, sd) for (name, sset, j, h), sd in zip(configs, seeds)]
+
+
 def _fig1_config(cfg: Fig1Settings, name, sset, j, h, seed_seq):
     """One Fig. 1 configuration (a task): ``runs`` chains of ``samples`` steps; its rows and first samples."""
     rho = cfg.rho
@@ -116,21 +133,10 @@ def run_fig1(cfg: Fig1Settings, out_dir, n_jobs=1, backend=None, progress=None) 
     (×(1 + 4σ)^{1/4} for LS samplers, Fig. 1d; SGLD / pSGLD are the same as in ``same``).
     """
     rho = cfg.rho
-    scale_ls = (1.0 + 4.0 * cfg.sigma) ** 0.25
     rows, sample_rows = [], []
-    ss = np.random.SeedSequence([cfg.seed, 1])
-    configs = []
-    for name in ("SGLD", "pSGLD", "LS-SGLD", "LS-pSGLD"):
-        for j, fac in enumerate(cfg.factors):
-            h0 = cfg.base_step * fac
-            sets = ("same", "scaled") if name.startswith("LS") else ("both",)
-            for sset in sets:
-                configs.append((name, sset, j, h0 * (scale_ls if sset == "scaled" else 1.0)))
-    seeds = ss.spawn(len(configs))
-    # one joblib task per (sampler, step set, step): independent long chains with the seeds spawned above
-    # in configuration order, so the numbers do not depend on n_jobs
-    results = run_tasks(_fig1_config, [(cfg, name, sset, j, h, sd) for (name, sset, j, h), sd in zip(configs, seeds)],
-                        n_jobs=n_jobs, backend=backend)
+    # one joblib task per (sampler, step set, step): independent long chains seeded in configuration order,
+    # so the numbers do not depend on n_jobs
+    results = run_tasks(_fig1_config, fig1_tasks(cfg), n_jobs=n_jobs, backend=backend)
     for r, s_rows in results:
         rows += r
         sample_rows += s_rows

@@ -21,7 +21,7 @@ from verify.targets import GaussianTarget, LSMixtureTarget, mixture_centers
 
 from .settings import Fig3Settings, Table2Settings
 
-__all__ = ["mixture_reference_mean", "grid_sample", "run_fig3", "run_table2", "PAPER_TABLE2"]
+__all__ = ["mixture_reference_mean", "grid_sample", "run_fig3", "run_table2", "fig3_tasks", "table2_tasks", "PAPER_TABLE2"]
 
 
 def mixture_reference_mean(target, half_width: float, spacing: float) -> np.ndarray:
@@ -80,6 +80,25 @@ def _fig3_block(tname, seed, sigma, step_size, runs, checkpoints, seed_seq):
     return run["steps"], run["mean"]
 
 
+def _fig3_pairs():
+    return [(t, m) for t in ("gaussian_4.3", "mixture_4.1.2") for m in ("LD", "LS-LD")]
+
+
+def fig3_tasks(cfg: Fig3Settings) -> list[tuple]:
+    """The arguments of the Fig. 3 tasks (:func:`_fig3_block`): per (target, method) its blocks of runs.
+
+    Block b of pair i is seeded by ``SeedSequence([seed, 3]).spawn(4)[i].spawn(n_blocks)[b]``, so the numbers do
+    not depend on ``n_jobs``.
+    """
+    ck = np.unique(np.geomspace(100, cfg.samples, 12).round().astype(int))
+    sizes = block_sizes(cfg.runs, cfg.block_size)
+    tasks = []
+    for (tname, name), pair_seed in zip(_fig3_pairs(), np.random.SeedSequence([cfg.seed, 3]).spawn(4)):
+        sigma = cfg.sigma if name == "LS-LD" else 0.0
+        tasks += [(tname, cfg.seed, sigma, cfg.step_size, size, ck, sd) for size, sd in zip(sizes, pair_seed.spawn(len(sizes)))]
+    return tasks
+
+
 def run_fig3(cfg: Fig3Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Fig. 3: MSE of the mean estimated from N samples of LD vs LS-LD; ``fig3.csv``, ``fig3.json``.
 
@@ -95,15 +114,8 @@ def run_fig3(cfg: Fig3Settings, out_dir, n_jobs=1, backend=None, progress=None) 
     mu_g = np.array([1.0, 2.0])
     mu_m = mixture_reference_mean(_fig3_target("mixture_4.1.2", cfg.seed), cfg.grid_half_width, cfg.grid_spacing)
     rows = []
-    ck = np.unique(np.geomspace(100, cfg.samples, 12).round().astype(int))
-    pairs = [(t, m) for t in ("gaussian_4.3", "mixture_4.1.2") for m in ("LD", "LS-LD")]
-    # one joblib task per block of runs of one (target, method): block b of pair i is seeded by
-    # SeedSequence([seed, 3]).spawn(4)[i].spawn(n_blocks)[b], so the numbers do not depend on n_jobs
+    pairs, tasks = _fig3_pairs(), fig3_tasks(cfg)
     sizes = block_sizes(cfg.runs, cfg.block_size)
-    tasks = []
-    for (tname, name), pair_seed in zip(pairs, np.random.SeedSequence([cfg.seed, 3]).spawn(len(pairs))):
-        sigma = cfg.sigma if name == "LS-LD" else 0.0
-        tasks += [(tname, cfg.seed, sigma, cfg.step_size, size, ck, sd) for size, sd in zip(sizes, pair_seed.spawn(len(sizes)))]
     blocks = run_tasks(_fig3_block, tasks, n_jobs=n_jobs, backend=backend)
     for p, (tname, name) in enumerate(pairs):
         mine = blocks[p * len(sizes):(p + 1) * len(sizes)]
@@ -157,6 +169,11 @@ def _references(mix, cfg, rng, batch):
     return ref_grid, ref_mh, floors, rep_problems, acceptance
 
 
+def table2_tasks(cfg: Table2Settings) -> list[tuple]:
+    """The arguments of the Table 2 chain tasks (:func:`_table2_sampler_run`), seeds ``SeedSequence([seed, 5]).spawn(4)``."""
+    return [(cfg, k, sd) for k, sd in enumerate(np.random.SeedSequence([cfg.seed, 5]).spawn(4))]
+
+
 def _table2_sampler_run(cfg: Table2Settings, k: int, seed_seq):
     """One task of Table 2: sampler ``k``'s ``chains`` chains for the largest iteration count.
 
@@ -199,8 +216,7 @@ def run_table2(cfg: Table2Settings, out_dir, n_jobs=1, backend=None, progress=No
     cells, srows = [], []
     # one joblib task per sampler (its chains stay vectorized: with 2-D states a step of 3 chains costs what a
     # step of 1 costs, so splitting chains would multiply the work, not shorten the longest task)
-    seeds = np.random.SeedSequence([cfg.seed, 5]).spawn(4)
-    runs = run_tasks(_table2_sampler_run, [(cfg, k, sd) for k, sd in enumerate(seeds)], n_jobs=n_jobs, backend=backend)
+    runs = run_tasks(_table2_sampler_run, table2_tasks(cfg), n_jobs=n_jobs, backend=backend)
     for name, windows, samples in runs:
         for N in iters:
             for c in range(cfg.chains):
