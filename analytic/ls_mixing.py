@@ -79,7 +79,8 @@ def mean_estimate_asymptotic_covariance(covariance, smoothing_matrix=None, step_
     -------
     (d, d) ndarray
         ``V`` (units of x² × time): ``2ΣAΣ`` for the continuous dynamics; for EM
-        ``SAΣ + ΣAS − hS`` with S the EM stationary covariance (``S = MSMᵀ + 2hA⁻¹``, ``M = I − hA⁻¹Σ⁻¹``).
+        ``SAΣ + ΣAS − hS`` with S the EM stationary covariance (``S = MSMᵀ + 2hA⁻¹``, ``M = I − hA⁻¹Σ⁻¹``),
+        which equals ``2ΣAΣ`` at every stable h (computed through the Stein equation all the same).
 
     Raises
     ------
@@ -167,6 +168,15 @@ def eq41_mse_ratio(covariance, sigma, step_size=None) -> float:
     ------
     ValueError
         Bad covariance, σ < 0, bad step.
+
+    References
+    ----------
+    Seed ``004_8438bd4b543e0fc4.txt``, eq. (4.1), Figure 3.
+
+    Examples
+    --------
+    >>> round(eq41_mse_ratio([[1.0, 0.9], [0.9, 1.0]], 1.0), 6)   # section 4.1.1's covariance
+    1.005525
     """
     S = _check_spd("covariance", covariance)
     if S.shape != (2, 2):
@@ -193,6 +203,15 @@ def eq41_similar_sigma_limit(covariance, band: float) -> float:
     ------
     ValueError
         Bad covariance or ``band <= 1``.
+
+    References
+    ----------
+    Seed ``004_8438bd4b543e0fc4.txt``, eq. (4.1), Figure 3.
+
+    Examples
+    --------
+    >>> round(eq41_similar_sigma_limit(4.5 * np.eye(2), 1.25), 12)   # (4.3): ratio 1 + sigma
+    0.25
     """
     S = _check_spd("covariance", covariance)
     if S.shape != (2, 2):
