@@ -47,7 +47,7 @@ from scipy.linalg import solve_discrete_lyapunov
 from .laplacian import paper_matrix_2d
 from .validation import check_finite_array, check_positive, check_positive_int
 
-__all__ = ["mean_estimate_asymptotic_covariance", "ls_ld_mse_ratio", "eq41_mse_ratio", "eq41_similar_sigma_limit",
+__all__ = ["mean_estimate_asymptotic_covariance", "running_mean_mse", "ls_ld_mse_ratio", "eq41_mse_ratio", "eq41_similar_sigma_limit",
            "MSERatioPrecision", "mse_ratio_precision"]
 
 
@@ -114,6 +114,67 @@ def mean_estimate_asymptotic_covariance(covariance, smoothing_matrix=None, step_
     # (I − M)⁻¹ = (h A⁻¹H)⁻¹ = Σ A / h: K Cov(x̄_K) → (ΣA/h) S + S (AΣ/h) − S; times h for T = K h
     V = S_pi @ A @ S + S @ A @ S_pi - h * S
     return 0.5 * (V + V.T)
+
+
+def running_mean_mse(covariance, smoothing_matrix, step_size, steps, start_offset) -> np.ndarray:
+    """Exact ``E‖x̄_N − μ‖²`` of the running mean of N Euler–Maruyama LS-LD steps from a fixed start.
+
+    Parameters
+    ----------
+    covariance : (d, d) array_like, SPD
+        Σ of the Gaussian target (β = 1).
+    smoothing_matrix : (d, d) array_like, SPD, or None
+        ``A`` (``None``: LD).
+    step_size : float > 0
+        EM step h (stable: spectral radius of ``M = I − hA⁻¹Σ⁻¹`` below 1).
+    steps : 1-D array_like of int >= 1
+        The N at which to evaluate; the running mean is over the states after steps 1..N (as
+        :func:`verify.runner.run_chains` time averages).
+    start_offset : (d,) array_like
+        ``x₀ − μ`` (Fig. 3: x₀ = 0, so ``−μ``).
+
+    Returns
+    -------
+    (len(steps),) ndarray
+        ``‖b_N‖² + tr C_N`` with the bias ``b_N = N⁻¹ M(I − M)⁻¹(I − M^N)(x₀ − μ)`` and
+        ``C_N = N⁻² Σ_{m=1}^{N} (I − M^m) Q (I − M^m)ᵀ``, ``Q = (I − M)⁻¹W(I − M)⁻ᵀ``, ``W = 2hA⁻¹``;
+        the sum in closed form: ``N Q − S_N Q − Q S_Nᵀ + P − M^N P M^{Nᵀ}`` with
+        ``S_N = M(I − M)⁻¹(I − M^N)`` and ``P = MQMᵀ + MPMᵀ`` (Stein equation).
+
+    Raises
+    ------
+    ValueError
+        Bad matrices, step or steps; an unstable step.
+
+    References
+    ----------
+    Seed ``004_8438bd4b543e0fc4.txt``, eqs. (2.3)–(2.4), §4.1.3, Figure 3 (x₀ not printed; 0 here).
+    """
+    S_pi = _check_spd("covariance", covariance)
+    d = S_pi.shape[0]
+    A = np.eye(d) if smoothing_matrix is None else _check_spd("smoothing_matrix", smoothing_matrix, d)
+    h = check_positive("step_size", step_size)
+    off = check_finite_array("start_offset", start_offset, ndim=1)
+    if off.shape != (d,):
+        raise ValueError(f"start_offset must have shape ({d},), got {off.shape}")
+    Ns = np.asarray(steps)
+    if Ns.ndim != 1 or Ns.size == 0 or not np.issubdtype(Ns.dtype, np.integer) or np.any(Ns < 1):
+        raise ValueError(f"steps must be a 1-D array of integers >= 1, got {steps!r}")
+    Ai = np.linalg.inv(A)
+    M = np.eye(d) - h * Ai @ np.linalg.inv(S_pi)
+    if np.max(np.abs(np.linalg.eigvals(M))) >= 1.0:
+        raise ValueError(f"step_size={h} makes the Euler-Maruyama recursion unstable (spectral radius >= 1)")
+    R = np.linalg.inv(np.eye(d) - M)
+    Q = R @ (2.0 * h * Ai) @ R.T
+    P = solve_discrete_lyapunov(M, M @ Q @ M.T)
+    out = np.empty(Ns.size)
+    for j, N in enumerate(Ns.astype(np.int64)):
+        MN = np.linalg.matrix_power(M, int(N))
+        SN = M @ R @ (np.eye(d) - MN)
+        b = SN @ off / N
+        C = (N * Q - SN @ Q - Q @ SN.T + P - MN @ P @ MN.T) / N**2
+        out[j] = float(b @ b + np.trace(C))
+    return out
 
 
 def ls_ld_mse_ratio(covariance, smoothing_matrix, step_size=None) -> float:

@@ -227,7 +227,8 @@ def _fig3_exact(res, out):
     rows = read_csv(res / "fig3_exact.csv")
     ex = read_json(res / "fig3_exact.json")
     band = ex["band"]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    fin_path = res / "fig3_exact_finite.csv"
+    fig, axes = plt.subplots(1, 3 if fin_path.exists() else 2, figsize=(15 if fin_path.exists() else 10, 3.8))
     cols = dict(zip(ex["targets"], sns.color_palette("colorblind", len(ex["targets"]))))
     for ax, runs in zip(axes, sorted({r["runs"] for r in rows})):
         for t, col in cols.items():
@@ -247,6 +248,23 @@ def _fig3_exact(res, out):
         ax.set_ylabel("asymptotic MSE ratio LS-LD / LD")
         ax.set_title(f"Fig. 3 exactly (dots: EM at step {rr[0]['step_size']:g}); {int(runs)} runs per method", fontsize=9)
         ax.legend(fontsize=6, frameon=False)
+    if fin_path.exists():
+        fin = read_csv(fin_path)
+        ax = axes[2]
+        sigs = sorted({r["sigma"] for r in fin})
+        shades = dict(zip(sigs, np.linspace(0.35, 1.0, len(sigs))))
+        for t, col in cols.items():
+            for sg in sigs:
+                rr = [r for r in fin if r["target"] == t and r["sigma"] == sg]
+                ax.plot([r["samples"] for r in rr], [r["ratio"] for r in rr], "-", color=col, alpha=shades[sg],
+                        label=f"{t}, σ = {sg:g}")
+        ax.axhspan(1 / band, band, color="0.85", zorder=0)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(f"N (EM steps of {fin[0]['step_size']:g}, from x₀ = μ − (1, 2))")
+        ax.set_ylabel("exact ratio at N")
+        ax.set_title("finite N: the transient is 'similar', the limit is 1 + σκ", fontsize=9)
+        ax.legend(fontsize=5, frameon=False, ncol=2)
     return _save(fig, out, "fig3_exact")
 
 

@@ -222,7 +222,8 @@ class Fig3ExactSettings(ScaledSettings):
     asymptotic ratio does not depend on it, which the output shows); ``runs`` are the run counts whose
     precision is reported (the paper's 10 and our Fig. 3 default 100); ``draws`` Monte Carlo draws of
     the exact weighted chi-square law of the two MSE estimates; ``band`` the "similar" factor (the
-    ledger's SIMILAR_BAND, fixed before measuring).
+    ledger's SIMILAR_BAND, fixed before measuring). ``finite_*``: the exact finite-N ratio of the
+    running means from x₀ = 0 at Fig. 3's step (the transient the paper's curves also show).
     """
 
     seed: int = SEED
@@ -233,7 +234,10 @@ class Fig3ExactSettings(ScaledSettings):
     runs: tuple = (10, 100)
     draws: int = 100_000
     band: float = 1.25
-    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigma_points": 13, "draws": 20_000}}
+    finite_sigmas: tuple = (0.1, 0.25, 0.5, 1.0, 2.0)
+    finite_n_max: int = 100_000       # Fig. 3's paper-scale sample count
+    finite_points: int = 31           # N grid from 10 to finite_n_max (log-spaced)
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigma_points": 13, "draws": 20_000, "finite_points": 11}}
 
 
 @dataclass(frozen=True)

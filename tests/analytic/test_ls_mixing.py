@@ -9,7 +9,7 @@ from scipy.linalg import solve_discrete_lyapunov
 
 from analytic.laplacian import paper_matrix_2d
 from analytic.ls_mixing import (eq41_mse_ratio, eq41_similar_sigma_limit, ls_ld_mse_ratio,
-                                mean_estimate_asymptotic_covariance, mse_ratio_precision)
+                                mean_estimate_asymptotic_covariance, mse_ratio_precision, running_mean_mse)
 from verify import samplers
 from verify.integrators.smoothing import MatrixSmoothing, paper_2d_smoothing
 from verify.runner import run_chains
@@ -47,6 +47,38 @@ def test_em_asymptotic_covariance_matches_brute_force_finite_K():
         Mp = M @ Mp
     # finite-K correction is O(relaxation time / T) = O(40 / 2000)
     np.testing.assert_allclose(h * acc / K, mean_estimate_asymptotic_covariance(S, A, h), rtol=0.03)
+
+
+def _running_mean_mse_by_sums(cov, A, h, N, off):
+    """E‖x̄_N − μ‖² term by term: bias Σ_k M^k off / N, noise coefficient of ε_j = Σ_{k>j} M^{k−1−j}."""
+    M = np.eye(2) - h * np.linalg.solve(A, np.linalg.inv(cov))
+    W = 2 * h * np.linalg.inv(A)
+    b = sum(np.linalg.matrix_power(M, k) @ off for k in range(1, N + 1)) / N
+    C = np.zeros((2, 2))
+    for j in range(N):
+        g = sum(np.linalg.matrix_power(M, k - 1 - j) for k in range(j + 1, N + 1))
+        C += g @ W @ g.T
+    return b @ b + np.trace(C) / N**2
+
+
+@pytest.mark.parametrize("cov", [SIG_43, SIG_411])
+def test_running_mean_mse_closed_form_equals_term_by_term_sums(cov):
+    A, h, off = paper_matrix_2d(1.0), 0.05, np.array([-1.0, -2.0])
+    Ns = np.array([1, 2, 7, 40])
+    got = running_mean_mse(cov, A, h, Ns, off)
+    np.testing.assert_allclose(got, [_running_mean_mse_by_sums(cov, A, h, int(n), off) for n in Ns], rtol=1e-10)
+
+
+def test_running_mean_mse_tends_to_the_asymptotic_variance():
+    A, h = paper_matrix_2d(1.0), 1e-2
+    N = np.array([10**7])
+    # N h MSE -> tr V; the start's bias and the finite-N correction are O(relaxation time / T) = O(13.5 / 1e5)
+    got = running_mean_mse(SIG_43, A, h, N, np.array([-1.0, -2.0]))[0] * N[0] * h
+    assert got == pytest.approx(np.trace(mean_estimate_asymptotic_covariance(SIG_43, A)), rel=1e-3)
+    with pytest.raises(ValueError, match="steps"):
+        running_mean_mse(SIG_43, A, h, [0], np.zeros(2))
+    with pytest.raises(ValueError, match="start_offset"):
+        running_mean_mse(SIG_43, A, h, [1], np.zeros(3))
 
 
 def test_eq41_ratio_closed_form_and_similar_limit():

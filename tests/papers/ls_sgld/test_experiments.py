@@ -170,6 +170,9 @@ def test_fig3_exact_experiment_and_claim_report_the_sigma_set(tmp_path):
     assert v.measured["exact_ratio_at_run_sigma"] == pytest.approx(2.0)
     p = v.measured["paper_10_runs_precision_4.3_sigma1"]
     assert 2.0 < p["detectable_ratio"] < 3.0 and 0.4 < p["relative_se_delta"] < 0.55
+    fin = v.measured["finite_n_4.3_at_run_sigma"]   # the exact finite-N ratio: near 1 early, near 2 at 10^5 steps
+    assert abs(fin["ratio_first"] - 1.0) < 0.1 and 1.9 < fin["ratio_last"] < 2.0 and 0 < fin["n_within_max"] < 10_000
+    assert 1.0 < v.measured["exact_ratio_at_run_n"] < 2.0
 
 
 def test_fig3_blocks_give_the_same_bytes_for_any_n_jobs(tmp_path):
