@@ -187,17 +187,8 @@ def run_prop21(cfg: Prop21Settings, out_dir, n_jobs=1, backend=None, progress=No
 FIG3_TARGETS = {"gaussian_4.3": np.eye(2) * 4.5, "gaussian_4.1.1": np.array([[1.0, 0.9], [0.9, 1.0]])}
 
 
-def run_fig3_exact(cfg: Fig3ExactSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
-    """Exact asymptotic MSE ratio of the estimated mean, LS-LD / LD, vs σ; ``fig3_exact.csv``, ``fig3_exact.json``.
-
-    For each target covariance of :data:`FIG3_TARGETS` and each σ of a log grid: the continuous ratio
-    ``tr(A_σΣ²)/tr(Σ²)`` (eq. (4.1) matrix), the EM ratio at Fig. 3's step (Stein equations; equal to the
-    continuous one), and for each run count R the precision of a ratio of two MSEs estimated from R runs
-    (delta method and a Monte Carlo of the exact weighted chi-square law): the relative s.e., the 95 %
-    range of measured/true, the ratio detectable from 1 with 50 % power, and the probability that the
-    measured ratio lands inside the "similar" band. The JSON holds κ (ratio = 1 + σκ) and the σ up to
-    which the exact ratio is within the band.
-    """
+def _fig3_sigma_grid(cfg):
+    """Rows of ``fig3_exact.csv`` (target × σ × runs) and the per-target summary (κ, σ limit)."""
     sigmas = np.geomspace(cfg.sigma_min, cfg.sigma_max, cfg.sigma_points)
     rows, summary = [], {}
     for ti, (tname, cov) in enumerate(FIG3_TARGETS.items()):
@@ -221,6 +212,11 @@ def run_fig3_exact(cfg: Fig3ExactSettings, out_dir, n_jobs=1, backend=None, prog
                              "measured_over_true_q50": float(p.quantiles[1]),
                              "measured_over_true_q975": float(p.quantiles[2]),
                              "detectable_ratio": p.detectable_ratio, "prob_measured_within_band": p.prob_within_band})
+    return rows, summary
+
+
+def _fig3_paper_sigmas(cfg):
+    """Precision at σ = 0.1 (§4.1.1) and σ = 1 (§4.1.2), for each run count."""
     # the precision at the sigma values the paper uses elsewhere in section 4.1 (0.1 in 4.1.1, 1 in 4.1.2)
     at = {}
     for tname, cov in FIG3_TARGETS.items():
@@ -233,6 +229,11 @@ def run_fig3_exact(cfg: Fig3ExactSettings, out_dir, n_jobs=1, backend=None, prog
                     "ratio": eq41_mse_ratio(cov, sig), "relative_se_delta": p.relative_se_delta,
                     "relative_sd_mc": p.relative_sd_mc, "measured_over_true_95": [float(p.quantiles[0]), float(p.quantiles[2])],
                     "detectable_ratio": p.detectable_ratio, "prob_measured_within_band": p.prob_within_band}
+    return at
+
+
+def _fig3_finite(cfg, summary):
+    """Rows of ``fig3_exact_finite.csv``; adds each target's N within the band to ``summary``."""
     # the exact finite-N ratio of the running means from x0 = 0 (Fig. 3's start) at Fig. 3's step
     Ns = np.unique(np.geomspace(10, cfg.finite_n_max, cfg.finite_points).round().astype(np.int64))
     mu = np.array([1.0, 2.0])   # the mean of (4.3); the 4.1.1 Gaussian is centred at 0 in the paper, so a start
@@ -246,6 +247,24 @@ def run_fig3_exact(cfg: Fig3ExactSettings, out_dir, n_jobs=1, backend=None, prog
             finite += [{"target": tname, "sigma": sig, "samples": int(n), "time": float(n * cfg.step_size),
                         "mse_ld": float(a), "mse_ls_ld": float(b), "ratio": float(b / a), "step_size": cfg.step_size,
                         "start_offset": "x0 - mu = -(1, 2)"} for n, a, b in zip(Ns, ld, ls)]
+    return finite
+
+
+def run_fig3_exact(cfg: Fig3ExactSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Exact MSE ratio of the estimated mean, LS-LD / LD, vs σ and N; ``fig3_exact.csv``, ``fig3_exact_finite.csv``, ``fig3_exact.json``.
+
+    For each target covariance of :data:`FIG3_TARGETS` and each σ of a log grid: the continuous ratio
+    ``tr(A_σΣ²)/tr(Σ²)`` (eq. (4.1) matrix), the EM ratio at Fig. 3's step (Stein equations; equal to the
+    continuous one), and for each run count R the precision of a ratio of two MSEs estimated from R runs
+    (delta method and a Monte Carlo of the exact weighted chi-square law): the relative s.e., the 95 %
+    range of measured/true, the ratio detectable from 1 with 50 % power, and the probability that the
+    measured ratio lands inside the "similar" band. The JSON holds κ (ratio = 1 + σκ) and the σ up to
+    which the exact ratio is within the band. ``fig3_exact_finite.csv``: the exact finite-N ratio of the
+    running means from x₀ = μ − (1, 2) at Fig. 3's step, for ``finite_sigmas``.
+    """
+    rows, summary = _fig3_sigma_grid(cfg)
+    at = _fig3_paper_sigmas(cfg)
+    finite = _fig3_finite(cfg, summary)
     out = Path(out_dir)
     write_csv(out / "fig3_exact_finite.csv", finite, header_comment=(
         f"LS-SGLD Fig 3 exact finite-N, scale={cfg.scale}: E||xbar_N - mu||^2 of the running mean of N Euler-Maruyama "
