@@ -1,7 +1,7 @@
 """LS-SGLD (seed ``004_8438bd4b543e0fc4.txt``) figures, drawn from ``results/ls_sgld/`` only.
 
 ``sgmcmc-verify figures ls_sgld`` writes
-``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig4`` (PNG + PDF) for whichever result
+``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig3``, ``fig3_exact``, ``fig4`` (PNG + PDF) for whichever result
 files exist.
 """
 from __future__ import annotations
@@ -209,6 +209,9 @@ def _fig3(res, out):
             se = np.array([r["mse_se"] for r in rr])
             ax.plot(n, y, "o-", color=col, ms=3, label=f"{name} (σ={rr[0]['sigma']:g})")
             ax.fill_between(n, np.maximum(y - se, 1e-12), y + se, color=col, alpha=0.2)
+            tv = ex.get("gaussian_asymptotic_trace_V", {}).get(name)
+            if tv is not None and t.startswith("gauss"):   # exact asymptotic tr V / (N h) (analytic.ls_mixing)
+                ax.plot(n, tv / (n * rr[0]["step_size"]), "--", color=col, lw=0.8, label=f"{name} exact tr V/(Nh)")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("number of samples N (EM steps)")
@@ -217,6 +220,52 @@ def _fig3(res, out):
                           if t.startswith("gauss") else ""), fontsize=9)
         ax.legend(fontsize=7, frameon=False)
     return _save(fig, out, "fig3")
+
+
+def _fig3_exact(res, out):
+    """Exact asymptotic MSE ratio LS-LD / LD vs σ (both covariances) and the 95 % range a 10-run estimate has."""
+    rows = read_csv(res / "fig3_exact.csv")
+    ex = read_json(res / "fig3_exact.json")
+    band = ex["band"]
+    fin_path = res / "fig3_exact_finite.csv"
+    fig, axes = plt.subplots(1, 3 if fin_path.exists() else 2, figsize=(15 if fin_path.exists() else 10, 3.8))
+    cols = dict(zip(ex["targets"], sns.color_palette("colorblind", len(ex["targets"]))))
+    for ax, runs in zip(axes, sorted({r["runs"] for r in rows})):
+        for t, col in cols.items():
+            rr = [r for r in rows if r["target"] == t and r["runs"] == runs]
+            s = np.array([r["sigma"] for r in rr])
+            y = np.array([r["ratio_continuous"] for r in rr])
+            lo = y * np.array([r["measured_over_true_q025"] for r in rr])
+            hi = y * np.array([r["measured_over_true_q975"] for r in rr])
+            lim = ex["targets"][t]["similar_sigma_limit"]
+            ax.plot(s, y, "-", color=col, label=f"{t}: exact, ≤ {band} for σ ≤ {lim:.3g}")
+            ax.plot(s, [r["ratio_em"] for r in rr], ".", color=col, ms=3)
+            ax.fill_between(s, lo, hi, color=col, alpha=0.15, label=f"95 % of a {int(runs)}-run estimate")
+        ax.axhspan(1 / band, band, color="0.85", zorder=0, label=f"'similar' band [1/{band}, {band}]")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("σ (eq. (4.1) matrix)")
+        ax.set_ylabel("asymptotic MSE ratio LS-LD / LD")
+        ax.set_title(f"Fig. 3 exactly (dots: EM at step {rr[0]['step_size']:g}); {int(runs)} runs per method", fontsize=9)
+        ax.legend(fontsize=6, frameon=False)
+    if fin_path.exists():
+        fin = read_csv(fin_path)
+        ax = axes[2]
+        sigs = sorted({r["sigma"] for r in fin})
+        shades = dict(zip(sigs, np.linspace(0.35, 1.0, len(sigs))))
+        for t, col in cols.items():
+            for sg in sigs:
+                rr = [r for r in fin if r["target"] == t and r["sigma"] == sg]
+                ax.plot([r["samples"] for r in rr], [r["ratio"] for r in rr], "-", color=col, alpha=shades[sg],
+                        label=f"{t}, σ = {sg:g}")
+        ax.axhspan(1 / band, band, color="0.85", zorder=0)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(f"N (EM steps of {fin[0]['step_size']:g}, from x₀ = μ − (1, 2))")
+        ax.set_ylabel("exact ratio at N")
+        ax.set_title("finite N: the transient is 'similar', the limit is 1 + σκ", fontsize=9)
+        ax.legend(fontsize=5, frameon=False, ncol=2)
+    return _save(fig, out, "fig3_exact")
 
 
 def _table2(res, out):
@@ -249,7 +298,8 @@ def _table2(res, out):
 
 
 #: Every figure with the files it reads (drawn when those exist; Table 2's samples are optional).
-PANELS = ((("table2.csv",), _table2), (("fig3.csv", "fig3.json"), _fig3), (("table1.csv",), _table1),
+PANELS = ((("table2.csv",), _table2), (("fig3.csv", "fig3.json"), _fig3),
+          (("fig3_exact.csv", "fig3_exact.json"), _fig3_exact), (("table1.csv",), _table1),
           (("thm33.json", "thm33.csv", "thm33_gamma.csv"), _thm33), (("prop21.json",), _prop21),
           (("table3.csv",), _table3), (("fig1.csv", "fig1_samples.csv"), _fig1), (("fig4.csv",), _fig4))
 

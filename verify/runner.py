@@ -9,17 +9,23 @@ Two layers:
   generator ``default_rng(SeedSequence(seed).spawn(n_blocks)[j])``, runs the blocks with joblib
   and concatenates them along the chain axis. Blocks do not depend on ``n_jobs`` or on the joblib
   backend, so the numbers are bitwise identical for any of them.
+* :func:`run_realizations_many` does the same for several studies at once (one joblib task list over
+  all their blocks, so a paper-scale grid of step sizes × schedules keeps every worker busy instead of
+  waiting at a barrier after each grid point), and :func:`run_tasks` runs any list of independent
+  tasks (one long chain of one sampler, one configuration ...) whose seeds the caller derived
+  beforehand, returning the results in task order.
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
 from .errors import DivergenceError, check_nonnegative_int, check_positive_int
 
-__all__ = ["run_chains", "run_realizations", "block_sizes"]
+__all__ = ["run_chains", "run_realizations", "run_realizations_many", "RealizationStudy", "run_tasks",
+           "block_sizes"]
 
 
 def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps", observe=None,
@@ -182,7 +188,7 @@ def block_sizes(n_realizations: int, block_size: int) -> list[int]:
 
 
 class _Diverged:
-    """A block's DivergenceError, returned (not raised) so that the caller raises the first one in block order."""
+    """A task's DivergenceError, returned (not raised) so that the caller raises the first one in task order."""
 
     def __init__(self, error):
         self.error = error
@@ -193,6 +199,148 @@ def _run_block(block_fn, size, seed_seq):
         return block_fn(size, np.random.default_rng(seed_seq))
     except DivergenceError as e:   # which block fails first in *time* depends on scheduling; in block order it does not
         return _Diverged(e)
+
+
+def _run_task(fn, args, kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except DivergenceError as e:
+        return _Diverged(e)
+
+
+def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
+    """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers."""
+    if n_jobs == 1 and backend is None:
+        for c in calls:
+            yield c[0](*c[1:])
+        return
+    # parallel_config (not Parallel(backend=...)) is what registers external backends such as dask
+    # joblib's multiprocessing backend cannot return a generator: it returns the list (in task order,
+    # the same numbers; a progress callback then runs once all tasks are done)
+    ret = "list" if backend == "multiprocessing" else "generator"
+    with parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
+        yield from Parallel(return_as=ret)(delayed(c[0])(*c[1:]) for c in calls)
+
+
+def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_jobs: int = 1,
+              backend: str | None = None) -> list:
+    """Run independent tasks ``fn(*task)`` (or ``fn(**task)``) with joblib; results in task order.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (picklable for process backends). Every random number it uses must
+        come from a seed carried *in its task* (a ``numpy.random.SeedSequence`` child the caller
+        spawned in a fixed order), so that the results do not depend on ``n_jobs`` or ``backend``.
+    tasks : sequence of tuple or mapping
+        Positional (tuple) or keyword (mapping) arguments of each task.
+    n_jobs : int, default 1
+    backend : str or None
+        A joblib backend ("loky", "threading", "multiprocessing", "dask", ...).
+
+    Returns
+    -------
+    list
+        ``[fn(*tasks[0]), fn(*tasks[1]), ...]``.
+
+    Raises
+    ------
+    ValueError
+        ``n_jobs`` is 0.
+    verify.errors.DivergenceError
+        The first task *in task order* that raised one (the same for any ``n_jobs``).
+    """
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be nonzero (joblib: a positive count, or -1 for all cores)")
+    calls = [(_run_task, fn, tuple(t) if not isinstance(t, Mapping) else (), dict(t) if isinstance(t, Mapping) else {})
+             for t in tasks]
+    out = []
+    for r in _parallel_results(calls, n_jobs, backend):
+        if isinstance(r, _Diverged):
+            raise r.error
+        out.append(r)
+    return out
+
+
+class RealizationStudy(NamedTuple):
+    """One :func:`run_realizations` call, to be run together with others by :func:`run_realizations_many`."""
+
+    block_fn: Callable[[int, np.random.Generator], Mapping[str, np.ndarray]]
+    n_realizations: int
+    seed: int
+    block_size: int = 1000
+    chain_keys: Any = None
+
+
+def _assemble(blocks, sizes, chain_keys):
+    shared = {"passes", "steps"}
+    out: dict = {}
+    first = blocks[0]
+    for key, val in first.items():
+        if key == "info":
+            continue
+        is_chain = (key in chain_keys) if chain_keys is not None else (
+            key not in shared and isinstance(val, np.ndarray) and val.ndim >= 1 and val.shape[0] == sizes[0])
+        if is_chain:
+            out[key] = np.concatenate([b[key] for b in blocks], axis=0)
+        else:
+            for b in blocks[1:]:
+                if not np.array_equal(np.asarray(b[key]), np.asarray(val)):
+                    raise ValueError(f"entry {key!r} differs between blocks; list it in chain_keys if it is per chain")
+            out[key] = val
+    if "info" in first:
+        total = float(sum(sizes))
+        keys = set().union(*(b.get("info", {}).keys() for b in blocks))
+        out["info"] = {k: sum(s * b["info"].get(k, 0.0) for s, b in zip(sizes, blocks)) / total for k in keys}
+    return out
+
+
+def run_realizations_many(studies: Sequence[RealizationStudy], *, n_jobs: int = 1, backend: str | None = None,
+                          progress=None) -> list[dict]:
+    """Several :func:`run_realizations` studies as one joblib task list over all their blocks.
+
+    Study ``i`` gets exactly the blocks, seeds and numbers that ``run_realizations(*studies[i])``
+    gives (block j of study i uses ``SeedSequence(studies[i].seed).spawn(n_blocks_i)[j]``), for any
+    ``n_jobs`` and backend; only the scheduling differs: no barrier between studies.
+
+    Parameters
+    ----------
+    studies : sequence of RealizationStudy
+    n_jobs, backend : as :func:`run_realizations`
+    progress : callable ``(realizations_done, passes_per_realization)`` or None
+        Called per block, in (study, block) order.
+
+    Returns
+    -------
+    list of dict
+        One :func:`run_realizations` result per study, in order.
+
+    Raises
+    ------
+    ValueError
+        Bad counts, or shared entries that differ between blocks.
+    verify.errors.DivergenceError
+        The first diverged block in (study, block) order.
+    """
+    plan = []
+    for st in studies:
+        sizes = block_sizes(st.n_realizations, st.block_size)
+        plan.append((st, sizes, np.random.SeedSequence(st.seed).spawn(len(sizes))))
+    calls = [(_run_block, st.block_fn, size, child) for st, sizes, children in plan
+             for size, child in zip(sizes, children)]
+    flat = []
+    for size, b in zip((c[2] for c in calls), _parallel_results(calls, n_jobs, backend)):
+        if isinstance(b, _Diverged):
+            raise b.error
+        flat.append(b)
+        if progress is not None:
+            passes = b.get("passes")
+            progress(size, float(passes[-1]) if passes is not None and len(passes) else 0.0)
+    outs, k = [], 0
+    for st, sizes, _ in plan:
+        outs.append(_assemble(flat[k:k + len(sizes)], sizes, st.chain_keys))
+        k += len(sizes)
+    return outs
 
 
 def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str, np.ndarray]],
@@ -237,45 +385,5 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
         The first block *in block order* whose chains diverged (the same for every ``n_jobs`` and
         backend, so the step and chain count it reports are reproducible).
     """
-    sizes = block_sizes(n_realizations, block_size)
-    children = np.random.SeedSequence(seed).spawn(len(sizes))
-    blocks = []
-
-    def collect(it):
-        for size, b in zip(sizes, it):
-            if isinstance(b, _Diverged):
-                raise b.error
-            blocks.append(b)
-            if progress is not None:
-                passes = b.get("passes")
-                progress(size, float(passes[-1]) if passes is not None and len(passes) else 0.0)
-
-    if n_jobs == 1 and backend is None:
-        collect(_run_block(block_fn, s, c) for s, c in zip(sizes, children))
-    else:
-        # parallel_config (not Parallel(backend=...)) is what registers external backends such as dask
-        # joblib's multiprocessing backend cannot return a generator: it returns the list (in block order,
-        # the same numbers; the progress callback then runs once all blocks are done)
-        ret = "list" if backend == "multiprocessing" else "generator"
-        with parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
-            collect(Parallel(return_as=ret)(delayed(_run_block)(block_fn, s, c) for s, c in zip(sizes, children)))
-    shared = {"passes", "steps"}
-    out: dict = {}
-    first = blocks[0]
-    for key, val in first.items():
-        if key == "info":
-            continue
-        is_chain = (key in chain_keys) if chain_keys is not None else (
-            key not in shared and isinstance(val, np.ndarray) and val.ndim >= 1 and val.shape[0] == sizes[0])
-        if is_chain:
-            out[key] = np.concatenate([b[key] for b in blocks], axis=0)
-        else:
-            for b in blocks[1:]:
-                if not np.array_equal(np.asarray(b[key]), np.asarray(val)):
-                    raise ValueError(f"entry {key!r} differs between blocks; list it in chain_keys if it is per chain")
-            out[key] = val
-    if "info" in first:
-        total = float(sum(sizes))
-        keys = set().union(*(b.get("info", {}).keys() for b in blocks))
-        out["info"] = {k: sum(s * b["info"].get(k, 0.0) for s, b in zip(sizes, blocks)) / total for k in keys}
-    return out
+    return run_realizations_many([RealizationStudy(block_fn, n_realizations, seed, block_size, chain_keys)],
+                                 n_jobs=n_jobs, backend=backend, progress=progress)[0]

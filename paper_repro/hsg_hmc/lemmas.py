@@ -21,13 +21,13 @@ from scipy.special import expit
 from verify.estimators import HybridGradient, UniformMinibatch
 from verify.integrators.exponential import ExponentialIntegrator, friction_for_decay
 from verify.measure.rates import fit_slope
-from verify.runner import run_chains, run_realizations
+from verify.runner import RealizationStudy, run_chains, run_realizations_many
 from verify.store.io import write_csv, write_json
 from verify.targets.mixtures import assumption_constants, hsg_mixture_target
 
 from .settings import LemmaSettings
 
-__all__ = ["lemma_block", "lemma3_constants", "run_lemmas", "SLOPE_TOLERANCE"]
+__all__ = ["lemma_block", "lemma3_constants", "lemma_studies", "run_lemmas", "SLOPE_TOLERANCE"]
 
 #: Half-width (slope units) of the band around −1 for the early-decay slope of Lemma 3's first term;
 #: fixed before measuring (the cross term between u_k and w_k and the x-dependence of the
@@ -143,6 +143,18 @@ def _harmonic_fit(k, mse):
     return float(coef[0]), float(coef[1])
 
 
+def lemma_studies(s: LemmaSettings) -> list[RealizationStudy]:
+    """One :class:`~verify.runner.RealizationStudy` per (step size, schedule), in that order.
+
+    Study ``ci`` keeps seed ``s.seed + 1000 + ci`` and its block seeds: the numbers are those of one
+    ``run_realizations`` call per study, for any ``n_jobs``.
+    """
+    return [RealizationStudy(functools.partial(lemma_block, n_data=s.n_data, dim=s.dim, mixture_seed=s.mixture_seed,
+                                               step_size=h, schedule=sched, steps=s.steps),
+                             s.chains, s.seed + 1000 + ci, s.block_size, ("err2", "sig2", "dx2", "diff2"))
+            for ci, (h, sched) in enumerate(itertools.product(s.step_sizes, s.schedules))]
+
+
 def run_lemmas(s: LemmaSettings, out_dir, n_jobs=1, backend=None, progress=None):
     """Lemma 2 (recursion, as an inequality between measured quantities) and Lemma 3 (shape of (10)).
 
@@ -152,11 +164,11 @@ def run_lemmas(s: LemmaSettings, out_dir, n_jobs=1, backend=None, progress=None)
     out = Path(out_dir)
     rows, fits = [], {}
     consts = {f"{h:g}": lemma3_constants(target, h) for h in s.step_sizes}
-    for ci, (h, sched) in enumerate(itertools.product(s.step_sizes, s.schedules)):
-        fn = functools.partial(lemma_block, n_data=s.n_data, dim=s.dim, mixture_seed=s.mixture_seed, step_size=h,
-                               schedule=sched, steps=s.steps)
-        r = run_realizations(fn, s.chains, seed=s.seed + 1000 + ci, block_size=s.block_size,
-                             n_jobs=n_jobs, backend=backend, chain_keys=("err2", "sig2", "dx2", "diff2"))
+    # every (step size, schedule) study's blocks form one joblib task list (no barrier between studies)
+    grid = list(itertools.product(s.step_sizes, s.schedules))
+    studies = lemma_studies(s)
+    results = run_realizations_many(studies, n_jobs=n_jobs, backend=backend)
+    for (h, sched), r in zip(grid, results):
         rows += _lemma_rows(sched, h, r, consts[f"{h:g}"])
         fits[f"{sched}|{h:g}"] = _lemma_fits(sched, h, r, consts[f"{h:g}"], s)
     # growth coefficient B ∝ η² across step sizes (harmonic schedule)

@@ -2,10 +2,11 @@
 
 Grid search on tuning runs, final runs with fresh seeds, exact W2 (``ot.emd2``) on subsamples per
 group of chains against independent exact reference draws, Sinkhorn W2 on the raw and on the
-cost/max scale, the exact-vs-exact noise floor, an MH-corrected HMC reference. The chains run in
-this process through :func:`verify.runner.run_chains`; every transport problem is drawn first into a
+cost/max scale, the exact-vs-exact noise floor, an MH-corrected HMC reference. The chains run
+through :func:`verify.runner.run_chains` in joblib tasks (:func:`verify.runner.run_tasks`); every transport problem is drawn first into a
 :class:`verify.measure.transport.TransportBatch` and solved over ``n_jobs`` joblib workers, so the
-numbers do not depend on ``n_jobs``.
+numbers do not depend on ``n_jobs``. The tuning runs, the final runs and the HMC reference are independent
+long chains, one joblib task each, with seeds spawned in a fixed order.
 
 References
 ----------
@@ -23,7 +24,7 @@ import numpy as np
 from verify.errors import DivergenceError
 from verify.integrators.metropolis import HMC
 from verify.measure.transport import TransportBatch
-from verify.runner import run_chains
+from verify.runner import run_chains, run_tasks
 from verify.store.io import write_csv, write_json
 from verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
 
@@ -84,27 +85,31 @@ def _from_zero(sampler, chains, iterations, rng, keep_last):
     return out["kept"], out["evaluations"]
 
 
-def _tune(s, target, tune_ref, ss_tune, batch):
-    """Tuning runs on every grid point; one exact-W2 problem each. Returns (cfg, row, problem or None)."""
-    m = s.emd_subsample
-    tuning = []
+def _tune_task(s, name, cfg, seed_seq):
+    """One tuning run (a joblib task): the row and the exact-W2 subsample of its kept samples (None if it diverged)."""
+    target = hsg_mixture_target(s.n_data, s.dim, s.mixture_seed)
+    rng = np.random.default_rng(seed_seq)
+    row = {"method": name, **{k: cfg[k] for k in sorted(cfg)}}
+    try:
+        samp, ev = _from_zero(make_method(name, target, cfg), s.chains, s.tune_iterations, rng, s.tune_iterations // 2)
+    except DivergenceError as e:
+        row.update({"w2_exact_tuning": float("inf"), "evaluations_per_chain": 0, "status": f"diverged: {e}"})
+        return row, None
+    pool = samp.reshape(-1, s.dim)
+    sub = pool[rng.choice(len(pool), size=min(s.emd_subsample, len(pool)), replace=False)]
+    row["evaluations_per_chain"] = ev
+    return row, sub
+
+
+def _tune(s, tune_ref, ss_tune, batch, n_jobs=1, backend=None):
+    """Tuning runs on every grid point (one joblib task each, seeds spawned per method and grid point in a fixed
+    order, so the numbers do not depend on n_jobs); one exact-W2 problem each. Returns (cfg, row, problem or None)."""
+    tasks = []
     for name, seeds in zip(METHODS, ss_tune.spawn(len(METHODS))):
         cfgs = _grid_list(s.grids[name])
-        for cfg, cs in zip(cfgs, seeds.spawn(len(cfgs))):
-            rng = np.random.default_rng(cs)
-            row = {"method": name, **{k: cfg[k] for k in sorted(cfg)}}
-            try:
-                samp, ev = _from_zero(make_method(name, target, cfg), s.chains, s.tune_iterations, rng,
-                                      s.tune_iterations // 2)
-            except DivergenceError as e:
-                row.update({"w2_exact_tuning": float("inf"), "evaluations_per_chain": 0, "status": f"diverged: {e}"})
-                tuning.append((cfg, row, None))
-                continue
-            pool = samp.reshape(-1, s.dim)
-            sub = pool[rng.choice(len(pool), size=min(m, len(pool)), replace=False)]
-            row["evaluations_per_chain"] = ev
-            tuning.append((cfg, row, batch.exact(sub, tune_ref)))
-    return tuning
+        tasks += [(s, name, cfg, cs) for cfg, cs in zip(cfgs, seeds.spawn(len(cfgs)))]
+    results = run_tasks(_tune_task, tasks, n_jobs=n_jobs, backend=backend)
+    return [(t[2], row, None if sub is None else batch.exact(sub, tune_ref)) for t, (row, sub) in zip(tasks, results)]
 
 
 def _rank(tuning):
@@ -140,6 +145,18 @@ def _final_run(name, target, s, configs, rng):
              "kept_per_chain": s.iterations // 2, "chains": s.chains, "gradient_evaluations_per_chain": ev,
              "data_passes_per_chain": ev / s.n_data}
     return samp, extra, fallbacks
+
+
+def _final_task(s, name, configs, seed_seq):
+    """The final run of one method, or the HMC reference chains (``name == _HMC_LABEL``): one joblib task.
+
+    Returns ``(samples, extra, fallbacks)`` (no fallbacks for the reference).
+    """
+    target = hsg_mixture_target(s.n_data, s.dim, s.mixture_seed)
+    rng = np.random.default_rng(seed_seq)
+    if name == _HMC_LABEL:
+        return (*_hmc_reference(target, s, rng), [])
+    return _final_run(name, target, s, configs, rng)
 
 
 def _hmc_reference(target, s, rng):
@@ -247,16 +264,20 @@ def run_table2(s: Table2Settings, out_dir, n_jobs=1, backend=None, progress=None
     exact_weight = float(grid.prob[(grid.x[:, None] * direction[0] + grid.y[None, :] * direction[1]) > 0].sum())
     ss_ref, ss_tune, ss_final, ss_w2 = np.random.SeedSequence(s.seed).spawn(4)
     batch = TransportBatch()
-    tuning = _tune(s, target, sample_from_grid(grid, s.emd_subsample, np.random.default_rng(ss_ref)), ss_tune, batch)
+    tuning = _tune(s, sample_from_grid(grid, s.emd_subsample, np.random.default_rng(ss_ref)), ss_tune, batch,
+                   n_jobs, backend)
     batch.solve(n_jobs, backend)
     tuning_rows, chosen = _rank(tuning)
     problems = _Problems(s, grid, np.random.default_rng(ss_w2), batch, direction)
     final_seeds = ss_final.spawn(len(METHODS) + 1)
+    # the final runs of the six methods and the HMC reference: independent long chains, one joblib task each
+    # (the seeds above, in method order); their transport problems are then drawn here in that order
+    finals = run_tasks(_final_task, [(s, name, chosen[name], ss) for name, ss in zip(METHODS, final_seeds)]
+                       + [(s, _HMC_LABEL, None, final_seeds[-1])], n_jobs=n_jobs, backend=backend)
     records, fallbacks = [], {}
-    for name, ss in zip(METHODS, final_seeds):
-        samp, extra, fallbacks[name] = _final_run(name, target, s, chosen[name], np.random.default_rng(ss))
+    for name, (samp, extra, fallbacks[name]) in zip(METHODS, finals):
         records.append(problems.method(name, samp, extra))
-    records.append(problems.method(_HMC_LABEL, *_hmc_reference(target, s, np.random.default_rng(final_seeds[-1]))))
+    records.append(problems.method(_HMC_LABEL, *finals[-1][:2]))
     floor = problems.floor()
     batch.solve(n_jobs, backend)
     rows = [_method_row(r, s, exact_weight, direction) for r in records]

@@ -16,7 +16,7 @@ import numpy as np
 
 from verify import samplers
 from verify.integrators.smoothing import PeriodicSmoothing
-from verify.runner import run_chains
+from verify.runner import run_chains, run_tasks
 from verify.store.io import write_csv
 from verify.targets.datasets import load_builtin, load_pair, standardize, train_test_split
 from verify.targets.logistic import GammaNormPrior, LogisticRegressionTarget
@@ -135,6 +135,24 @@ def _fig4_rows(smp, run, cfg, train, test, tgt):
     return rows
 
 
+def _position(state):
+    return state.position
+
+
+def _fig4_sampler_run(cfg: Fig4Settings, k: int, seed_seq, train, test) -> list:
+    """One task of Fig. 4: sampler ``k``'s chains (burn-in, then running means at the checkpoints); its rows.
+
+    The data are loaded by the caller and passed in (a user-given a3a path need not be visible to a worker).
+    """
+    tgt = LogisticRegressionTarget(train.X, train.y, GammaNormPrior(cfg.prior_lam, cfg.prior_theta))
+    smp = _fig4_samplers(tgt, cfg)[k]
+    marks = np.arange(cfg.every, cfg.iters - cfg.burn_in + 1, cfg.every)
+    rng = np.random.default_rng(seed_seq)
+    burnt = run_chains(smp, smp.init(0.1 * rng.standard_normal((cfg.chains, tgt.dim))), rng, steps=cfg.burn_in)
+    run = run_chains(smp, burnt["state"], rng, checkpoints=marks, time_average={"xbar": _position})
+    return _fig4_rows(smp, run, cfg, train, test, tgt)
+
+
 def run_fig4(cfg: Fig4Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Fig. 4: NLL and accuracy (train/test) of the post-burn-in running mean of the samples; ``fig4.csv``.
 
@@ -143,15 +161,11 @@ def run_fig4(cfg: Fig4Settings, out_dir, n_jobs=1, backend=None, progress=None) 
     and standard error over chains.
     """
     train, test = load_blr_data(cfg.data_name(), cfg.test_fraction, 0)
-    tgt = LogisticRegressionTarget(train.X, train.y, GammaNormPrior(cfg.prior_lam, cfg.prior_theta))
-    rows = []
     seeds = np.random.SeedSequence([cfg.seed, 4]).spawn(4)
-    marks = np.arange(cfg.every, cfg.iters - cfg.burn_in + 1, cfg.every)
-    for smp, sd in zip(_fig4_samplers(tgt, cfg), seeds):
-        rng = np.random.default_rng(sd)
-        burnt = run_chains(smp, smp.init(0.1 * rng.standard_normal((cfg.chains, tgt.dim))), rng, steps=cfg.burn_in)
-        run = run_chains(smp, burnt["state"], rng, checkpoints=marks, time_average={"xbar": lambda s: s.position})
-        rows += _fig4_rows(smp, run, cfg, train, test, tgt)
+    # one joblib task per sampler (seeds fixed per sampler: the numbers do not depend on n_jobs)
+    rows = [r for rr in run_tasks(_fig4_sampler_run, [(cfg, k, sd, train, test) for k, sd in enumerate(seeds)],
+                                  n_jobs=n_jobs,
+                                  backend=backend) for r in rr]
     write_csv(Path(out_dir) / "fig4.csv", rows, header_comment=(
         f"LS-SGLD Fig 4 (BLR, Gamma prior lambda={cfg.prior_lam}, theta={cfg.prior_theta}) on {train.name} "
         f"(paper: a3a), scale={cfg.scale}, batch {cfg.batch_size}, sigma={cfg.sigma}, burn-in {cfg.burn_in}; "

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
+from analytic.laplacian import paper_matrix_2d
+from analytic.ls_mixing import running_mean_mse
+
 from verify.ledger.claims import Claim, Verdict, ordering_verdict, register
 from verify.store.io import read_csv, read_json
 
@@ -312,26 +315,88 @@ def _table2_cell(name, N):
 SIMILAR_BAND = 1.25
 
 
-def _fig3(root):
-    rows = _csv(root, "fig3.csv")
-    exact = _json(root, "fig3.json")["gaussian_asymptotic_mse_ratio_exact"]
-    out, statuses = {}, []
+def _fig3_simulated(rows):
+    """Measured MSE ratio LS-LD / LD at the largest N per target, with its delta-method s.e."""
+    out = {}
     for tname in sorted({r["target"] for r in rows}):
         nmax = max(r["samples"] for r in rows if r["target"] == tname)
         ld = next(r for r in rows if r["target"] == tname and r["method"] == "LD" and r["samples"] == nmax)
         ls = next(r for r in rows if r["target"] == tname and r["method"] == "LS-LD" and r["samples"] == nmax)
         ratio = ls["mse"] / ld["mse"]
         se = ratio * float(np.hypot(ls["mse_se"] / ls["mse"], ld["mse_se"] / ld["mse"]))
-        lo, hi = ratio - 3 * se, ratio + 3 * se
-        st = "failed" if lo > 1.0 else ("held" if (lo >= 1 / SIMILAR_BAND and hi <= SIMILAR_BAND) else "inconclusive")
-        statuses.append(st)
         out[tname] = {"samples": nmax, "mse_ld": ld["mse"], "mse_ls_ld": ls["mse"], "ratio": ratio, "ratio_se": se,
-                      "status": st}
-    status = "failed" if "failed" in statuses else ("held" if all(s == "held" for s in statuses) else "inconclusive")
-    return Verdict(status, {"targets": out, "gaussian_exact_asymptotic_ratio": exact},
-                   "; ".join(f"{k}: MSE ratio LS-LD/LD {v['ratio']:.2f} ± {v['se'] if 'se' in v else v['ratio_se']:.2f} "
-                             f"at N={int(v['samples'])}" for k, v in out.items())
-                   + f"; exact asymptotic ratio for the Gaussian (4.3): {exact:.2f}")
+                      "sigma": ls["sigma"], "runs": ls["runs"], "step_size": ls["step_size"]}
+    return out
+
+
+def _fig3_exact_at(g):
+    """Exact MSE ratio LS-LD / LD of the simulated Fig. 3 run on (4.3): its N, σ and step, from x₀ = 0."""
+    A = paper_matrix_2d(float(g["sigma"]))
+    cov, off, n = 4.5 * np.eye(2), -np.array([1.0, 2.0]), np.array([int(g["samples"])])
+    return float(running_mean_mse(cov, A, g["step_size"], n, off)[0] / running_mean_mse(cov, None, g["step_size"], n, off)[0])
+
+
+def _fig3_finite(root, sig):
+    """Exact finite-N ratio on (4.3) at σ (fig3_exact_finite.csv): the first N, the last N of the initial run of N
+    within the band, the last N. Empty when that σ was not computed."""
+    path = _dir(root) / "fig3_exact_finite.csv"
+    if not path.exists():
+        return {}
+    rr = sorted((r for r in read_csv(path) if r["target"] == "gaussian_4.3" and np.isclose(r["sigma"], sig)),
+                key=lambda r: r["samples"])
+    if not rr:
+        return {}
+    inside = [1 / SIMILAR_BAND <= r["ratio"] <= SIMILAR_BAND for r in rr]
+    k = next((i for i, ok in enumerate(inside) if not ok), len(rr))
+    last_in = rr[k - 1] if k > 0 else None
+    return {"step_size": rr[0]["step_size"], "n_first": int(rr[0]["samples"]), "ratio_first": rr[0]["ratio"],
+            "n_within_max": int(last_in["samples"]) if last_in else 0,
+            "time_within_max": float(last_in["time"]) if last_in else 0.0,
+            "n_last": int(rr[-1]["samples"]), "ratio_last": rr[-1]["ratio"]}
+
+
+def _fig3(root):
+    """Depends on σ (Fig. 3 prints none): the exact σ set where the ratio is within the band, and the precision.
+
+    The exact asymptotic MSE ratio on a Gaussian is ``1 + σκ`` (``analytic.ls_mixing``); "similar" holds
+    for ``σ ≤ (band − 1)/κ``. The simulation at our σ is checked against the exact ratio; the paper's
+    10 runs are judged by the exact law of a ratio of two 10-run MSEs.
+    """
+    sim = _fig3_simulated(_csv(root, "fig3.csv"))
+    ex = _json(root, "fig3_exact.json")
+    limits = {t: ((SIMILAR_BAND - 1.0) / v["kappa"] if v["kappa"] > 0 else float("inf")) for t, v in ex["targets"].items()}
+    g = sim.get("gaussian_4.3")
+    sig = float(g["sigma"]) if g else float("nan")
+    exact_run = 1.0 + sig * ex["targets"]["gaussian_4.3"]["kappa"] if g else float("nan")
+    exact_n = _fig3_exact_at(g) if g else float("nan")
+    z = (g["ratio"] - exact_n) / g["ratio_se"] if g else float("nan")
+    prec = ex["at_paper_sigmas"].get("gaussian_4.3|sigma=1|runs=10", {})
+    measured = {"similar_sigma_limit": limits, "kappa": {t: v["kappa"] for t, v in ex["targets"].items()},
+                "band": SIMILAR_BAND, "simulated": sim, "sigma_run": sig, "exact_ratio_at_run_sigma": exact_run,
+                "exact_ratio_at_run_n": exact_n, "simulation_vs_exact_z": z, "paper_10_runs_precision_4.3_sigma1": prec}
+    parts = ["depends on sigma (not printed for Fig. 3): exact asymptotic MSE ratio LS-LD/LD = 1 + sigma*kappa >= 1, "
+             f"within {SIMILAR_BAND} for " + ", ".join(f"sigma <= {lim:.3g} on {t} (kappa {measured['kappa'][t]:.3g})"
+                                                       for t, lim in limits.items())]
+    if g:
+        parts.append(f"at our sigma = {sig:g}: exact {exact_run:.2f} (asymptotic), {exact_n:.2f} at N={int(g['samples'])} "
+                     f"from x0 = 0; simulated {g['ratio']:.2f} ± {g['ratio_se']:.2f} ({int(g['runs'])} runs, z = {z:+.1f} "
+                     "against the exact finite-N ratio)")
+    for t, v in sim.items():
+        if t != "gaussian_4.3":
+            parts.append(f"{t} (no exact law): simulated {v['ratio']:.2f} ± {v['ratio_se']:.2f}")
+    fin = _fig3_finite(root, sig)
+    if fin:
+        measured["finite_n_4.3_at_run_sigma"] = fin
+        parts.append(f"from x0 = 0 at step {fin['step_size']:g} the exact finite-N ratio on (4.3) at sigma = {sig:g} is "
+                     f"{fin['ratio_first']:.2f} at N = {fin['n_first']}, within the band up to N = {fin['n_within_max']} "
+                     f"(time {fin['time_within_max']:g}), and {fin['ratio_last']:.2f} at N = {fin['n_last']}: similar only "
+                     "in the transient")
+    if prec:
+        q = prec["measured_over_true_95"]
+        parts.append(f"with the paper's 10 runs a measured ratio has relative s.e. {prec['relative_sd_mc']:.2f} and lies in "
+                     f"[{q[0]:.2f}, {q[1]:.2f}] x the truth (95 %): ratios below {prec['detectable_ratio']:.1f} cannot be "
+                     "told from 1, so Fig. 3 cannot distinguish 'similar' from a factor 2")
+    return Verdict("inconclusive", measured, "; ".join(parts))
 
 
 def _claim(cid, source, statement, exps, expected, tol, fn, fig=None):
@@ -404,9 +469,12 @@ CLAIMS = [
            _references_agree, "ls_sgld/table2.png"),
     _claim("fig3.similar_mixing", "Figure 3, Section 4.1.3, Remark 3.6",
            "LD and LS-LD perform similarly in reconstructing the mean: Laplacian smoothing does not slow down mixing in practice.",
-           ("fig3",), "MSE ratio LS-LD / LD at the largest N within [1/1.25, 1.25] (3 s.e. interval)",
-           f"3-standard-error interval over independent runs (delta method); 'similar' = within a factor {SIMILAR_BAND} "
-           "(fixed before measuring); 'failed' if the ratio exceeds 1 by more than 3 s.e.", _fig3, "ls_sgld/fig3.png"),
+           ("fig3", "fig3_exact"), "exact asymptotic MSE ratio LS-LD / LD within [1/1.25, 1.25] at the sigma of Fig. 3; "
+           "sigma is not printed, so the verdict reports the sigma set where it holds (Gaussian (4.3), 4.1.1 covariance), "
+           "the simulated ratio at our sigma against the exact one, and the precision of the paper's 10 runs",
+           f"'similar' = within a factor {SIMILAR_BAND} (fixed before measuring); exact ratio (Lyapunov/Stein), so the sigma "
+           "set is exact; simulation checked against it at 3 s.e. (delta method); precision from the exact weighted "
+           "chi-square law of two 10-run MSEs", _fig3, "ls_sgld/fig3.png"),
     _claim("fig4.ls_reduces_nll", "Figure 4, Section 4.2",
            "Laplacian smoothing reduces the negative log-likelihood (test).", ("fig4",),
            "final test NLL of the averaged sample: LS-SGLD < SGLD and LS-pSGLD < pSGLD", _ORDER_WHY,

@@ -14,8 +14,11 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
+from analytic.laplacian import paper_matrix_2d
 from analytic.linear_samplers import minibatch_noise_covariance
 from analytic.ls_constants import gamma2, spectral_mean, table1_candidates, table1_comparison
+from analytic.ls_mixing import (eq41_mse_ratio, eq41_similar_sigma_limit, mean_estimate_asymptotic_covariance,
+                                mse_ratio_precision, running_mean_mse)
 from analytic.ls_exact import (fokker_planck_residual, small_step_bias_ratio_limit, small_step_stationary_error,
                                theorem33_split)
 from verify.integrators.smoothing import PeriodicSmoothing
@@ -23,9 +26,9 @@ from verify.store.cache import package_versions
 from verify.store.io import write_csv, write_json
 from verify.targets import gaussian_means_target
 
-from .settings import Prop21Settings, Table1Settings, Theorem33Settings
+from .settings import Fig3ExactSettings, Prop21Settings, Table1Settings, Theorem33Settings
 
-__all__ = ["run_table1", "run_theorem33", "run_prop21", "mixture_gradient_check"]
+__all__ = ["run_table1", "run_theorem33", "run_prop21", "run_fig3_exact", "FIG3_TARGETS", "mixture_gradient_check"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,3 +176,104 @@ def run_prop21(cfg: Prop21Settings, out_dir, n_jobs=1, backend=None, progress=No
     out["mixture_gradient"] = mixture_gradient_check()
     out["versions"] = package_versions()
     write_json(Path(out_dir) / "prop21.json", out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fig. 3 exactly: asymptotic MSE ratio LS-LD / LD vs sigma
+# ---------------------------------------------------------------------------------------------
+
+#: The two Gaussian covariances of the paper's 2-D experiments: (4.3) (``exp(−((x−1)² + (y−2)²)/9)``,
+#: covariance 4.5 I) and §4.1.1's Σ = [[1, .9], [.9, 1]] (printed garbled as [[1, .9], [1, 1]]).
+FIG3_TARGETS = {"gaussian_4.3": np.eye(2) * 4.5, "gaussian_4.1.1": np.array([[1.0, 0.9], [0.9, 1.0]])}
+
+
+def _fig3_sigma_grid(cfg):
+    """Rows of ``fig3_exact.csv`` (target × σ × runs) and the per-target summary (κ, σ limit)."""
+    sigmas = np.geomspace(cfg.sigma_min, cfg.sigma_max, cfg.sigma_points)
+    rows, summary = [], {}
+    for ti, (tname, cov) in enumerate(FIG3_TARGETS.items()):
+        S2 = cov @ cov
+        kappa = float(1.0 - 2.0 * S2[0, 1] / np.trace(S2))
+        limit = eq41_similar_sigma_limit(cov, cfg.band)
+        v_ld = mean_estimate_asymptotic_covariance(cov)
+        summary[tname] = {"covariance": cov.tolist(), "kappa": kappa, "similar_sigma_limit": limit,
+                          "similar_sigmas": f"0 < sigma <= {limit:.6g}"}
+        for si, sig in enumerate(sigmas):
+            A = paper_matrix_2d(float(sig))
+            v_ls = mean_estimate_asymptotic_covariance(cov, A)
+            r_c = eq41_mse_ratio(cov, float(sig))
+            r_em = eq41_mse_ratio(cov, float(sig), cfg.step_size)
+            for R in cfg.runs:
+                p = mse_ratio_precision(v_ls, v_ld, R, cfg.draws, seed=cfg.seed + 1000 * ti + si, band=cfg.band)
+                rows.append({"target": tname, "sigma": float(sig), "ratio_continuous": r_c, "ratio_em": r_em,
+                             "step_size": cfg.step_size, "kappa": kappa, "within_band": bool(r_c <= cfg.band),
+                             "runs": R, "relative_se_delta": p.relative_se_delta, "relative_sd_mc": p.relative_sd_mc,
+                             "measured_over_true_q025": float(p.quantiles[0]),
+                             "measured_over_true_q50": float(p.quantiles[1]),
+                             "measured_over_true_q975": float(p.quantiles[2]),
+                             "detectable_ratio": p.detectable_ratio, "prob_measured_within_band": p.prob_within_band})
+    return rows, summary
+
+
+def _fig3_paper_sigmas(cfg):
+    """Precision at σ = 0.1 (§4.1.1) and σ = 1 (§4.1.2), for each run count."""
+    # the precision at the sigma values the paper uses elsewhere in section 4.1 (0.1 in 4.1.1, 1 in 4.1.2)
+    at = {}
+    for tname, cov in FIG3_TARGETS.items():
+        v_ld = mean_estimate_asymptotic_covariance(cov)
+        for sig in (0.1, 1.0):
+            v_ls = mean_estimate_asymptotic_covariance(cov, paper_matrix_2d(sig))
+            for R in cfg.runs:
+                p = mse_ratio_precision(v_ls, v_ld, R, cfg.draws, seed=cfg.seed + 7, band=cfg.band)
+                at[f"{tname}|sigma={sig:g}|runs={R}"] = {
+                    "ratio": eq41_mse_ratio(cov, sig), "relative_se_delta": p.relative_se_delta,
+                    "relative_sd_mc": p.relative_sd_mc, "measured_over_true_95": [float(p.quantiles[0]), float(p.quantiles[2])],
+                    "detectable_ratio": p.detectable_ratio, "prob_measured_within_band": p.prob_within_band}
+    return at
+
+
+def _fig3_finite(cfg, summary):
+    """Rows of ``fig3_exact_finite.csv``; adds each target's N within the band to ``summary``."""
+    # the exact finite-N ratio of the running means from x0 = 0 (Fig. 3's start) at Fig. 3's step
+    Ns = np.unique(np.geomspace(10, cfg.finite_n_max, cfg.finite_points).round().astype(np.int64))
+    mu = np.array([1.0, 2.0])   # the mean of (4.3); the 4.1.1 Gaussian is centred at 0 in the paper, so a start
+    finite = []                 # at 0 would have no transient: it is given the same offset as (4.3)
+    for tname, cov in FIG3_TARGETS.items():
+        ld = running_mean_mse(cov, None, cfg.step_size, Ns, -mu)
+        for sig in cfg.finite_sigmas:
+            ls = running_mean_mse(cov, paper_matrix_2d(sig), cfg.step_size, Ns, -mu)
+            within = [int(n) for n, r in zip(Ns, ls / ld) if 1.0 / cfg.band <= r <= cfg.band]
+            summary[tname].setdefault("finite_n_within_band", {})[f"{sig:g}"] = within
+            finite += [{"target": tname, "sigma": sig, "samples": int(n), "time": float(n * cfg.step_size),
+                        "mse_ld": float(a), "mse_ls_ld": float(b), "ratio": float(b / a), "step_size": cfg.step_size,
+                        "start_offset": "x0 - mu = -(1, 2)"} for n, a, b in zip(Ns, ld, ls)]
+    return finite
+
+
+def run_fig3_exact(cfg: Fig3ExactSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Exact MSE ratio of the estimated mean, LS-LD / LD, vs σ and N; ``fig3_exact.csv``, ``fig3_exact_finite.csv``, ``fig3_exact.json``.
+
+    For each target covariance of :data:`FIG3_TARGETS` and each σ of a log grid: the continuous ratio
+    ``tr(A_σΣ²)/tr(Σ²)`` (eq. (4.1) matrix), the EM ratio at Fig. 3's step (Stein equations; equal to the
+    continuous one), and for each run count R the precision of a ratio of two MSEs estimated from R runs
+    (delta method and a Monte Carlo of the exact weighted chi-square law): the relative s.e., the 95 %
+    range of measured/true, the ratio detectable from 1 with 50 % power, and the probability that the
+    measured ratio lands inside the "similar" band. The JSON holds κ (ratio = 1 + σκ) and the σ up to
+    which the exact ratio is within the band. ``fig3_exact_finite.csv``: the exact finite-N ratio of the
+    running means from x₀ = μ − (1, 2) at Fig. 3's step, for ``finite_sigmas``.
+    """
+    rows, summary = _fig3_sigma_grid(cfg)
+    at = _fig3_paper_sigmas(cfg)
+    finite = _fig3_finite(cfg, summary)
+    out = Path(out_dir)
+    write_csv(out / "fig3_exact_finite.csv", finite, header_comment=(
+        f"LS-SGLD Fig 3 exact finite-N, scale={cfg.scale}: E||xbar_N - mu||^2 of the running mean of N Euler-Maruyama "
+        f"steps (step {cfg.step_size}) of LD and LS-LD (eq. (4.1) matrix) from x0 = mu - (1, 2), closed form "
+        "(analytic.ls_mixing.running_mean_mse)"))
+    write_csv(out / "fig3_exact.csv", rows, header_comment=(
+        f"LS-SGLD Fig 3 exact, scale={cfg.scale}: asymptotic MSE ratio of the time-average mean, LS-LD/LD = "
+        "tr(A_sigma Sigma^2)/tr(Sigma^2) (eq. (4.1) matrix, beta=1); ratio_em: Euler-Maruyama at step_size by "
+        "Stein equations; precision of a ratio of two MSEs each from `runs` runs (exact weighted chi-square law, "
+        f"{cfg.draws} Monte Carlo draws); band {cfg.band}"))
+    write_json(out / "fig3_exact.json", {"targets": summary, "band": cfg.band, "at_paper_sigmas": at,
+                                         "settings": cfg.as_dict(), "versions": package_versions()})

@@ -15,13 +15,13 @@ from verify import samplers
 from verify.errors import DivergenceError
 from verify.estimators import NoisyExactGradient
 from verify.integrators.smoothing import paper_2d_smoothing
-from verify.runner import run_chains
+from verify.runner import run_chains, run_tasks
 from verify.store.io import write_csv
 from verify.targets import GaussianTarget
 
 from .settings import Fig1Settings
 
-__all__ = ["integrated_autocorrelation_time", "run_fig1"]
+__all__ = ["integrated_autocorrelation_time", "run_fig1", "fig1_tasks"]
 
 
 def integrated_autocorrelation_time(x, c: float = 5.0) -> np.ndarray:
@@ -87,6 +87,43 @@ def _fig1_row(name, sset, j, h, r, xs, Sig, sigma):
     return row
 
 
+def fig1_tasks(cfg: Fig1Settings) -> list[tuple]:
+    """The arguments of the Fig. 1 tasks (:func:`_fig1_config`), one per (sampler, step set, step), with their seeds.
+
+    Seeds: ``SeedSequence([seed, 1]).spawn(#configurations)`` in configuration order (sampler, step, set).
+    """
+    scale_ls = (1.0 + 4.0 * cfg.sigma) ** 0.25
+    configs = []
+    for name in ("SGLD", "pSGLD", "LS-SGLD", "LS-pSGLD"):
+        for j, fac in enumerate(cfg.factors):
+            h0 = cfg.base_step * fac
+            sets = ("same", "scaled") if name.startswith("LS") else ("both",)
+            for sset in sets:
+                configs.append((name, sset, j, h0 * (scale_ls if sset == "scaled" else 1.0)))
+    seeds = np.random.SeedSequence([cfg.seed, 1]).spawn(len(configs))
+    return [(cfg, name, sset, j, h, sd) for (name, sset, j, h), sd in zip(configs, seeds)]
+
+
+def _fig1_config(cfg: Fig1Settings, name, sset, j, h, seed_seq):
+    """One Fig. 1 configuration (a task): ``runs`` chains of ``samples`` steps; its rows and first samples."""
+    rho = cfg.rho
+    Sig = np.array([[1.0, rho], [rho, 1.0]])
+    tgt = GaussianTarget(Sig)
+    rng = np.random.default_rng(seed_seq)
+    smp = _fig1_sampler(name, tgt, h, cfg.sigma)
+    try:  # a DivergenceError is recorded as a diverged run, not hidden
+        xs = run_chains(smp, smp.init(np.zeros((cfg.runs, 2))), rng, steps=cfg.samples, keep_last=cfg.samples)["kept"]
+    except DivergenceError:
+        xs = None
+    rows = [_fig1_row(name, sset, j, h, r, xs, Sig, cfg.sigma) for r in range(cfg.runs)]
+    sample_rows = []
+    if j == 0 and xs is not None:
+        for k in range(min(cfg.first, cfg.samples)):
+            sample_rows.append({"sampler": name, "step_set": sset, "step_size": h, "k": k,
+                                "x1": float(xs[0, k, 0]), "x2": float(xs[0, k, 1])})
+    return rows, sample_rows
+
+
 def run_fig1(cfg: Fig1Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Fig. 1: covariance reconstruction error vs autocorrelation time; first samples; ``fig1.csv``, ``fig1_samples.csv``.
 
@@ -96,31 +133,13 @@ def run_fig1(cfg: Fig1Settings, out_dir, n_jobs=1, backend=None, progress=None) 
     (×(1 + 4σ)^{1/4} for LS samplers, Fig. 1d; SGLD / pSGLD are the same as in ``same``).
     """
     rho = cfg.rho
-    Sig = np.array([[1.0, rho], [rho, 1.0]])
-    tgt = GaussianTarget(Sig)
-    scale_ls = (1.0 + 4.0 * cfg.sigma) ** 0.25
     rows, sample_rows = [], []
-    ss = np.random.SeedSequence([cfg.seed, 1])
-    configs = []
-    for name in ("SGLD", "pSGLD", "LS-SGLD", "LS-pSGLD"):
-        for j, fac in enumerate(cfg.factors):
-            h0 = cfg.base_step * fac
-            sets = ("same", "scaled") if name.startswith("LS") else ("both",)
-            for sset in sets:
-                configs.append((name, sset, j, h0 * (scale_ls if sset == "scaled" else 1.0)))
-    seeds = ss.spawn(len(configs))
-    for (name, sset, j, h), sd in zip(configs, seeds):
-        rng = np.random.default_rng(sd)
-        smp = _fig1_sampler(name, tgt, h, cfg.sigma)
-        try:  # a DivergenceError is recorded as a diverged run, not hidden
-            xs = run_chains(smp, smp.init(np.zeros((cfg.runs, 2))), rng, steps=cfg.samples, keep_last=cfg.samples)["kept"]
-        except DivergenceError:
-            xs = None
-        rows += [_fig1_row(name, sset, j, h, r, xs, Sig, cfg.sigma) for r in range(cfg.runs)]
-        if j == 0 and xs is not None:
-            for k in range(min(cfg.first, cfg.samples)):
-                sample_rows.append({"sampler": name, "step_set": sset, "step_size": h, "k": k,
-                                    "x1": float(xs[0, k, 0]), "x2": float(xs[0, k, 1])})
+    # one joblib task per (sampler, step set, step): independent long chains seeded in configuration order,
+    # so the numbers do not depend on n_jobs
+    results = run_tasks(_fig1_config, fig1_tasks(cfg), n_jobs=n_jobs, backend=backend)
+    for r, s_rows in results:
+        rows += r
+        sample_rows += s_rows
     out = Path(out_dir)
     write_csv(out / "fig1.csv", rows, header_comment=(
         f"LS-SGLD Fig 1 (2-D Gaussian, Sigma=[[1,{rho}],[{rho},1]]), scale={cfg.scale}: gradient = exact + N(0,I) "

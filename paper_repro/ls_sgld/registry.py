@@ -27,6 +27,9 @@ _SPEC = {
                ("table2.csv", "table2_floors.csv", "fig2_samples.csv"), mixture, S.Table2Settings, mixture.run_table2),
     "fig3": ("Fig. 3: MSE of the mean from N samples, LD vs LS-LD (Gaussian (4.3) and the 4.1.2 mixture)",
              ("fig3.csv", "fig3.json"), mixture, S.Fig3Settings, mixture.run_fig3),
+    "fig3_exact": ("Fig. 3 exactly: asymptotic MSE ratio LS-LD/LD vs sigma for (4.3) and the 4.1.1 covariance, "
+                   "and the precision of 10 runs", ("fig3_exact.csv", "fig3_exact_finite.csv", "fig3_exact.json"), exact_studies,
+                   S.Fig3ExactSettings, exact_studies.run_fig3_exact),
     "fig4": ("Fig. 4: BLR NLL / accuracy vs iterations, SGLD/pSGLD/LS-SGLD/LS-pSGLD", ("fig4.csv",), blr,
              S.Fig4Settings, blr.run_fig4),
     "single_mode": ("Table 2 yardstick: W2 from the 4.1.2 mixture to each of its modes alone, with the floor",

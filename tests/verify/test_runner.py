@@ -6,7 +6,8 @@ import pytest
 
 from verify import samplers as S
 from verify.integrators import OverdampedEM
-from verify.runner import block_sizes, run_chains, run_realizations
+from verify.runner import (RealizationStudy, block_sizes, run_chains, run_realizations, run_realizations_many,
+                           run_tasks)
 from verify.targets import gaussian_means_target
 
 
@@ -152,3 +153,41 @@ def test_engine_errors_are_named(kw, match):
     args = {"steps": 10} if "checkpoints" not in kw else {}
     with pytest.raises(ValueError, match=match):
         run_chains(s, s.init(np.zeros((2, 2))), np.random.default_rng(0), **args, **kw)
+
+
+def test_many_studies_in_one_task_list_give_each_study_its_own_numbers():
+    """run_realizations_many == one run_realizations per study, for any n_jobs (no barrier, same seeds)."""
+    studies = [RealizationStudy(functools.partial(_block, method=m), r, seed, 40)
+               for m, r, seed in (("SGLD", 90, 3), ("EWSG", 50, 4), ("SGLD", 40, 5))]
+    ref = [run_realizations(st.block_fn, st.n_realizations, seed=st.seed, block_size=st.block_size) for st in studies]
+    for n_jobs, backend in ((1, None), (2, "threading")):
+        got = run_realizations_many(studies, n_jobs=n_jobs, backend=backend)
+        for a, b in zip(got, ref):
+            np.testing.assert_array_equal(a["position"], b["position"])
+            assert a["info"] == b["info"]
+
+
+def _seeded_task(k, seed_seq):
+    return k, np.random.default_rng(seed_seq).standard_normal(3)
+
+
+def test_run_tasks_returns_results_in_task_order_for_any_n_jobs():
+    seeds = np.random.SeedSequence(11).spawn(7)
+    ref = run_tasks(_seeded_task, [(k, s) for k, s in enumerate(seeds)])
+    assert [r[0] for r in ref] == list(range(7))
+    for n_jobs, backend in ((2, None), (2, "threading")):
+        got = run_tasks(_seeded_task, [{"k": k, "seed_seq": s} for k, s in enumerate(seeds)], n_jobs=n_jobs,
+                        backend=backend)
+        for a, b in zip(got, ref):
+            assert a[0] == b[0] and np.array_equal(a[1], b[1])
+
+
+@pytest.mark.parametrize("n_jobs,backend", [(1, None), (2, "threading")])
+def test_run_tasks_raises_the_first_divergence_in_task_order(n_jobs, backend):
+    from verify.errors import DivergenceError
+
+    with pytest.raises(DivergenceError) as e:
+        run_tasks(functools.partial(_diverge_by_size, delay=0.3), [(3, None), (2, None)], n_jobs=n_jobs, backend=backend)
+    assert e.value.n_bad_chains == 3
+    with pytest.raises(ValueError, match="n_jobs"):
+        run_tasks(_seeded_task, [(0, 1)], n_jobs=0)
