@@ -110,6 +110,9 @@ def _growth_claim(key):
             return Verdict("inconclusive", {**m, **extra}, "growth not resolved at every step size: "
                            + m.get("reason", "bootstrap interval unbounded"))
         v = upper_bound_slope_verdict(m, 2.0, g["tolerance"])
+        if v.status == "inconclusive" and m["ci_low"] >= 2.0 - g["tolerance"]:
+            v = Verdict(v.status, v.measured, v.detail + " (the interval reaches above the band: not slower than "
+                        "eta^2, so consistent with the O(eta^2) term, but steeper at the top than the band allows)")
         o = ""
         if "origin|remark2" in where:
             w = where["origin|remark2"]["hess2_early"]
