@@ -65,27 +65,33 @@ def _sigma2(start, seed):
     return per_chain.mean(), per_chain.std(ddof=1) / math.sqrt(per_chain.size)
 
 
-@pytest.fixture(scope="module")
-def exact_sigma2():
+def _exact_sigma2():
+    """Computed inside each test: under ``--seed-offset`` the mixture's own seed is shifted too (calibration)."""
     t = hsg_mixture_target(TARGET["n_data"], TARGET["dim"], TARGET["mixture_seed"])
     return _exact_expectations(t, grid_density(t, cells=200))["exact_sigma2"]
 
 
 Z_START = 4.0  # two-sided z; one assertion, false alarm 6e-5
+# + 0.03 (1.5 % of σ²): the quadrature evaluates σ² at the centres of 200 × 200 cells while the draws are
+# uniform in them, and 40 steps at η = 0.01 add the sampler's O(η) bias (a shifted-seed run measured
+# 0.020 = 4.5 s.e. off without it); the origin start is off by ~1.3.
+START_SLACK = 0.03
 
 
 @pytest.mark.statistical(pair="hsg_hmc.growth_start")
-def test_exact_draw_starts_keep_the_one_sample_variance(exact_sigma2):
+def test_exact_draw_starts_keep_the_one_sample_variance():
     """E σ²(x_k) over k <= 40 at η = 0.01 equals its exact value under the target (2.01)."""
+    exact_sigma2 = _exact_sigma2()
     m, se = _sigma2("stationary", 4)
-    assert abs(m - exact_sigma2) < Z_START * se, (m, se, exact_sigma2)
+    assert abs(m - exact_sigma2) < Z_START * se + START_SLACK, (m, se, exact_sigma2)
 
 
 @pytest.mark.negative_control(pair="hsg_hmc.growth_start")
-def test_start_check_catches_the_origin_start(exact_sigma2):
+def test_start_check_catches_the_origin_start():
     """Planted bug: chains started at (0, 0) (Lemma 3's start) instead of exact draws."""
+    exact_sigma2 = _exact_sigma2()
     m, se = _sigma2("origin", 4)
-    assert not abs(m - exact_sigma2) < Z_START * se, (m, se, exact_sigma2)
+    assert not abs(m - exact_sigma2) < Z_START * se + START_SLACK, (m, se, exact_sigma2)
 
 
 # ---- growth coefficient grows with η (smoke-size check of the design) -----------------------------
@@ -102,23 +108,24 @@ def _growth_slope(estimator_class, seed):
     return growth_exponent(hs, B, np.array(boots))
 
 
-# Lemma 3's second term is O(η²): the check requires at least linear growth in η (lower 95 % end
-# > 1), loose enough for 300 chains and two step sizes a factor 4 apart (B is resolved to about
-# ±40 % at each, ±0.35 in the slope); the decoupled bug gives an η-free B (≈ 2σ²/3).
-GROWTH_FLOOR = 1.0
+# Lemma 3's second term is O(η²): the check requires the fitted slope of B between η = 0.025 and 0.1
+# to exceed 0.8. With 300 chains its spread over seeds is ≈ 0.3 (1.65–2.44 on five seeds; the bootstrap
+# interval is too wide at this size to assert on), so 0.8 is ~3.5 s.d. below 2; the decoupled bug
+# gives an η-free B (≈ 2σ²/3): slope 0.03 [−0.02, 0.11].
+GROWTH_FLOOR = 0.8
 
 
 @pytest.mark.statistical(pair="hsg_hmc.growth_exponent")
 def test_growth_coefficient_grows_with_eta():
     fit = _growth_slope(HybridGradient, 6)
-    assert fit["ci_low"] > GROWTH_FLOOR, fit
+    assert fit["slope"] > GROWTH_FLOOR, fit
 
 
 @pytest.mark.negative_control(pair="hsg_hmc.growth_exponent")
 def test_growth_check_catches_decoupled_samples():
     """Planted bug: the two gradients of the difference term of (7) use independent samples."""
     fit = _growth_slope(DecoupledHybridGradient, 6)
-    assert not fit["ci_low"] > GROWTH_FLOOR, fit
+    assert not fit["slope"] > GROWTH_FLOOR, fit
 
 
 # ---- condition (9) as stored results ------------------------------------------------------------------
