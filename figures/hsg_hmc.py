@@ -3,6 +3,12 @@
 ``lemma2.png``  Lemma 2 gap (measured LHS − RHS) vs k, every schedule and step size (must be <= 0);
 ``lemma3.png``  E‖g^(k) − ∇f(x^(k))‖² vs k for ρ_k = 1/k, the periodic reset, ρ ≡ 0, ρ ≡ 1, with
                 the first term 2G²/k of (10) and the full bound (10) with the target's constants;
+``lemma3_growth.png`` Lemma 3's growth coefficient B (e_k ≈ A/k + c + B k) against η for exact-draw
+                starts (Remark 2's γ and a fixed γ) and Lemma 3's start (0, 0), bootstrap intervals, with
+                the bound's own coefficient C M² Ē η²; where the chains are (local mean-squared
+                smoothness over the first quarter of the window relative to the target's, mode fractions);
+``condition9.png`` the set of (γ, η) where condition (9) holds, Remark 2's line e^{−γη} = 0.9, the
+                tested pairs;
 ``table2.png``  measured exact W2 per method ± s.e., the exact-vs-exact noise floor, the printed
                 Table 2 values and the max-normalized Sinkhorn cost;
 ``figure1.png`` 2-D sample densities of every method (Figure 1) against the exact density contours;
@@ -71,11 +77,79 @@ def _lemma_figures(res: Path, out: Path) -> list[Path]:
         ax.loglog(k, 2 * c["G2"] / k, "k--", lw=0.8, label="2G²/k (first term of (10))")
         ax.loglog(k, [r["bound10"] for r in rr], color="grey", lw=0.8, label="bound (10), own constants")
         ax.set_xlabel("k")
-        ax.set_title(f"η = {h:g} (γ = {c['friction']:.3g}); (9) needs η ≤ {c['condition9_max_step']:.1e}", fontsize=8)
+        ok = "holds" if c["satisfies_condition9"] else "fails"
+        ax.set_title(f"η = {h:g} (γ = {c['friction']:.3g}): condition (9) {ok} (see condition9.png)", fontsize=8)
     axes[0][0].set_ylabel("E‖g^(k) − ∇f(x^(k))‖²")
     axes[0][0].legend(fontsize=6.5, frameon=False)
     paths += _save(fig, out, "lemma3")
     return paths
+
+
+def _growth_figure(res: Path, out: Path) -> list[Path]:
+    rows = read_csv(res / "growth.csv")
+    meta = read_json(res / "growth.json")
+    fig, ax = plt.subplots(1, 3, figsize=(14, 3.9))
+    pal = sns.color_palette("colorblind", len(meta["fits"]))
+    drawn = set()
+    for col, (key, fit) in zip(pal, meta["fits"].items()):
+        start, rule = key.split("|")
+        rr = [r for r in rows if r["start"] == start and r["friction_rule"] == rule]
+        h = np.array([r["step_size"] for r in rr])
+        B = np.array([r["B"] for r in rr])
+        lo, hi = np.array([r["B_ci_low"] for r in rr]), np.array([r["B_ci_high"] for r in rr])
+        m = fit["measured"]
+        lab = (f"{start} start, γ {rule}: η^{m['slope']:.2f} [{m['ci_low']:.2f}, {m['ci_high']:.2f}]"
+               if m.get("slope") is not None else f"{start} start, γ {rule}: not resolved")
+        ok = B > 0  # a coefficient fitted as 0 (no growth resolved) has no place on a log axis
+        ax[0].errorbar(h[ok], B[ok], yerr=[(B - np.maximum(lo, B / 100))[ok], (hi - B)[ok]], fmt="o-", color=col,
+                       capsize=2, label=lab)
+        if rule not in drawn:
+            drawn.add(rule)
+            ax[1].plot(h, [r["bound_coefficient"] for r in rr], "o-", color=col, ms=3,
+                       label=f"γ {rule}: η^{fit['bound_slope']:.2f} on this grid")
+        ax[2].plot(h, [r["hess2_early"] / meta["exact_hess2"] for r in rr], "o-", color=col,
+                   label=f"{start} start, γ {rule} (heavier-mode fraction "
+                         f"{min(r['major_fraction'] for r in rr):.2f}-{max(r['major_fraction'] for r in rr):.2f})")
+    h0 = np.array(sorted({r["step_size"] for r in rows}))
+    ref = [r["B"] for r in rows if r["step_size"] == h0[-1] and r["start"] == "stationary"]
+    if ref and max(ref) > 0:
+        ax[0].plot(h0, max(ref) * (h0 / h0[-1]) ** 2, "k:", lw=1, label="∝ η²")
+    ax[0].set(xscale="log", yscale="log", xlabel="η", ylabel="growth coefficient B (95 % bootstrap CI,\nlower end cut at B/100)")
+    ax[0].set_title(f"measured, ρ_k = 1/k, T = Kη = {meta['horizon']:g}", fontsize=9)
+    ax[0].legend(fontsize=6.5, frameon=False)
+    cur = meta["bound_remark2_curve"]
+    ax[1].plot(cur["step_size"], cur["coefficient"], color="grey", lw=1,
+               label=f"γ Remark 2, all η: min at η = {meta['bound_remark2_argmin_step']:.1e}")
+    ax[1].set(xscale="log", yscale="log", xlabel="η", ylabel="C M² Ē η² (slope in k of bound (10))")
+    ax[1].set_title("the bound's own growth coefficient", fontsize=9)
+    ax[1].legend(fontsize=6.5, frameon=False)
+    ax[2].axhline(1.0, color="k", lw=0.8, ls="--", label=f"target (exact mode weight {meta['exact_major_fraction']:.3f})")
+    ax[2].set(xscale="log", xlabel="η", ylabel="mean (1/N)Σ‖∇²f_i(x_k)‖²_F / target value\n(first quarter of the window)")
+    ax[2].set_title("where the chains are", fontsize=9)
+    ax[2].legend(fontsize=6.5, frameon=False)
+    return _save(fig, out, "lemma3_growth")
+
+
+def _condition9_figure(res: Path, out: Path) -> list[Path]:
+    rows = read_csv(res / "condition9.csv")
+    meta = read_json(res / "condition9.json")
+    g = np.array([r["friction"] for r in rows])
+    e = np.array([r["eta_max"] for r in rows])
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    ax.fill_between(g, 1e-14, e, color="C2", alpha=0.35, lw=0, label="(9) holds: η ≤ η_max(γ)")
+    ax.plot(g, e, color="C2", lw=1)
+    for j, name in enumerate(meta["terms"]):
+        ax.plot(g, [r[f"T{j + 1}"] for r in rows], lw=0.6, ls=":", label=f"T{j + 1} = {name}")
+    ax.plot(g, -np.log(meta["remark2_decay"]) / g, "r-", lw=1.2, label="Remark 2: exp(−γη) = 0.9")
+    ax.plot(g, (1 / 88) / g, "k--", lw=0.8, label="γη = 1/88 (T3 needs γη < 1/88)")
+    ts = meta["tested"]
+    ax.plot([t["friction"] for t in ts], [t["step_size"] for t in ts], "rx", label="step sizes run (Remark 2's γ)")
+    b = meta["best"]
+    ax.plot([b["friction"]], [b["eta_max"]], "k*", ms=9, label=f"largest η: {b['eta_max']:.2e} at γ = {b['friction']:.3g}")
+    ax.set(xscale="log", yscale="log", xlabel="friction γ", ylabel="step size η", ylim=(1e-12, 10))
+    ax.set_title("Lemma 3 condition (9) as a set (mixture target's M, m, b; u = 1)", fontsize=9)
+    ax.legend(fontsize=5.8, frameon=False, loc="lower right")
+    return _save(fig, out, "condition9")
 
 
 def _table2_figures(res: Path, out: Path) -> list[Path]:
@@ -173,7 +247,8 @@ def _blr_figure(res: Path, out: Path) -> list[Path]:
 
 
 #: Every figure with the files it reads (drawn when those exist).
-PANELS = ((("lemma.csv", "lemma.json"), _lemma_figures),
+PANELS = ((("lemma.csv", "lemma.json"), _lemma_figures), (("growth.csv", "growth.json"), _growth_figure),
+          (("condition9.csv", "condition9.json"), _condition9_figure),
           (("table2.csv", "table2.json", "figure1_samples.csv", "figure1_grid.csv"), _table2_figures),
           (("complexity.csv", "complexity.json"), _complexity_figure), (("blr.csv",), _blr_figure))
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import expit
 
+from analytic.hsg_lemma3 import condition9_terms, lemma3_C, lemma3_Ebar
 from verify.estimators import HybridGradient, UniformMinibatch
 from verify.integrators.exponential import ExponentialIntegrator, friction_for_decay
 from verify.measure.rates import fit_slope
@@ -107,8 +108,8 @@ def lemma_block(n_chains, rng, *, n_data, dim, mixture_seed, step_size, schedule
     return {"err2": err2, "sig2": sig2, "dx2": dx2, "diff2": diff2, "rho": rhos}
 
 
-def lemma3_constants(target, step_size, u=1.0) -> dict:
-    """The constants of Lemma 3 for the mixture target at step size η (γ from Remark 2).
+def lemma3_constants(target, step_size, u=1.0, friction=None) -> dict:
+    """The constants of Lemma 3 for the mixture target at step size η (γ from Remark 2 unless ``friction`` is given).
 
     ``G`` is taken as ``max(√G²_bound, max_ξ‖∇F(0, ξ)‖ + 1)`` (the statement asks
     ``G ≥ max{‖∇F(0,ξ)‖, σ²} + 1`` with σ undefined in the text; we drop σ). Returns C (11), Ē (12),
@@ -116,17 +117,14 @@ def lemma3_constants(target, step_size, u=1.0) -> dict:
     """
     ac = assumption_constants(target)
     d = target.dim
-    gam = friction_for_decay(step_size)
+    gam = friction_for_decay(step_size) if friction is None else float(friction)
     grad0 = np.linalg.norm(target.component_gradients(np.zeros((1, d)), np.arange(target.n)[None])[0], axis=1).max()
     G = max(math.sqrt(ac.G2), grad0 + 1.0)
     G2, M, m, b = G * G, ac.M, ac.m, ac.b
-    C = 6.0 * (gam**2 + 7 * u**2 * M**2 + 2 * u * d)
+    C = float(lemma3_C(gam, M=M, d=d, u=u))
     xs2 = float(np.sum(ac.x_star**2))
-    Ebar = (8 * M * u * (16 * (d + b) + 2 * m * xs2 + 16 * u * (gam**2 + 2 * u) * G2 / gam**2) / (gam**2 * m)
-            + 8 * u * ac.f0_minus_fstar / gam**2 + G2 / M**2 + gam * u * d)
-    cond = [1 / (2 * gam), 6 * M / (gam * m), gam / (4 * (8 * M * u + u * gam + 22 * gam**2)),
-            2 / math.sqrt(4 * M * u + 3 * gam**2), 6 * gam * b * u / ((4 * M * u + 3 * gam**2) * d),
-            gam**3 * m / (48 * M**3 * u * (288 * u + 14 * gam)), math.sqrt(24 * u * M / 5)]
+    Ebar = float(lemma3_Ebar(gam, M=M, m=m, b=b, d=d, G2=G2, x_star_sq=xs2, f0_minus_fstar=ac.f0_minus_fstar, u=u))
+    cond = condition9_terms(gam, M=M, m=m, b=b, d=d, u=u).tolist()
     return {"step_size": step_size, "friction": gam, "G": G, "G2": G2, "G2_variance_bound": ac.G2, "M": M, "m": m,
             "b": b, "x_star": ac.x_star.tolist(), "f0_minus_fstar": ac.f0_minus_fstar, "C": C, "Ebar": Ebar,
             "condition9_terms": cond, "condition9_max_step": min(cond), "satisfies_condition9": step_size <= min(cond),

@@ -8,14 +8,23 @@ from verify.store.registry import Experiment, register_experiment
 
 from .blr import run_blr
 from .complexity import run_complexity
+from .growth import run_condition9, run_growth
 from .lemmas import run_lemmas
-from .settings import BLRSettings, ComplexitySettings, LemmaSettings, Table2Settings
+from .settings import BLRSettings, ComplexitySettings, Condition9Settings, GrowthSettings, LemmaSettings, Table2Settings
 from .table2 import run_table2
 
 EXPERIMENTS = [
     Experiment("hsg_hmc.lemmas", "hsg_hmc",
                "Lemmas 2-3: E||g^(k) - grad f(x^(k))||^2 along HSG-HMC runs for rho_k = 1/k, periodic reset, 0, 1",
                "paper_repro.hsg_hmc.lemmas", ("lemma.csv", "lemma.json"), LemmaSettings, run_lemmas),
+    Experiment("hsg_hmc.growth", "hsg_hmc",
+               "Lemma 3 growth term vs eta: HSG-HMC (rho_k = 1/k) from exact target draws on >= 5 step sizes, "
+               "bootstrap interval on the exponent; the bound's own term beside it",
+               "paper_repro.hsg_hmc.growth", ("growth.csv", "growth.json"), GrowthSettings, run_growth),
+    Experiment("hsg_hmc.condition9", "hsg_hmc",
+               "Lemma 3 condition (9) as a set of (gamma, eta): boundary eta_max(gamma), tied sets e^{-gamma eta} = q",
+               "paper_repro.hsg_hmc.growth", ("condition9.csv", "condition9.json"), Condition9Settings,
+               run_condition9),
     Experiment("hsg_hmc.table2", "hsg_hmc",
                "Gaussian mixture (Table 2, Fig. 1): six methods, grid search, exact/Sinkhorn W2, noise floor",
                "paper_repro.hsg_hmc.table2",

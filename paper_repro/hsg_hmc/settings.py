@@ -51,7 +51,7 @@ from typing import ClassVar
 from verify.store.settings import ScaledSettings
 from verify.targets.datasets import data_identity, user_data_names
 
-__all__ = ["LemmaSettings", "Table2Settings", "BLRSettings", "ComplexitySettings"]
+__all__ = ["LemmaSettings", "GrowthSettings", "Condition9Settings", "Table2Settings", "BLRSettings", "ComplexitySettings"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,50 @@ class LemmaSettings(_MixtureTarget):
     SCALE_OVERRIDES: ClassVar[dict] = {
         "paper": {"chains": 4_000, "steps": 2_000},
         "smoke": {"chains": 120, "block_size": 120, "steps": 100, "step_sizes": (0.01, 0.1)}}
+
+
+@dataclass(frozen=True)
+class GrowthSettings(_MixtureTarget):
+    """Lemma 3's growth term against η: HSG-HMC with ``ρ_k = 1/k`` on ≥ 5 step sizes spanning ≥ 1 decade.
+
+    ``designs`` are (start, friction rule) pairs: ``"stationary"`` starts every chain at an exact
+    draw of the target (grid quadrature with ``grid_cells`` cells per axis, ``v ~ N(0, I)``),
+    ``"origin"`` at Lemma 3's ``(0, 0)``; ``"remark2"`` ties ``γ`` to η by ``e^{−γη} = 0.9``,
+    ``"fixed"`` uses ``fixed_friction`` at every η (our choice, the paper is silent: γ = 1 gives
+    ``e^{−γη} ≥ 0.9`` on the whole grid). Each run covers the simulated time ``horizon`` (``K = ⌈T/η⌉``
+    steps) so that the fit window holds the same number of crossover times ``√(A/B) ∝ 1/η``
+    at every η: about 6 at T = 20 (a pilot at T = 4 held about one, too few to resolve ``B``). ``n_boot`` bootstrap replicates over chains per step size.
+    """
+
+    chains: int = 500
+    block_size: int = 250
+    step_sizes: tuple = (0.005, 0.01, 0.02, 0.035, 0.06, 0.1)
+    horizon: float = 20.0
+    fixed_friction: float = 1.0
+    designs: tuple = (("stationary", "remark2"), ("stationary", "fixed"), ("origin", "remark2"))
+    grid_cells: int = 600
+    n_boot: int = 400
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "paper": {"chains": 4_000, "block_size": 500},
+        "smoke": {"chains": 120, "block_size": 120, "horizon": 5.0, "step_sizes": (0.01, 0.018, 0.032, 0.056, 0.1),
+                  "grid_cells": 200, "n_boot": 100}}
+
+
+@dataclass(frozen=True)
+class Condition9Settings(_MixtureTarget):
+    """Condition (9) of Lemma 3 as a set of (γ, η): exact arithmetic, the same at every scale.
+
+    ``η_max(γ)`` on ``friction_points`` log-spaced frictions in [``friction_low``, ``friction_high``];
+    the tied sets for each velocity decay ``q = e^{−γη}`` in ``decays`` (Remark 2: 0.9); and whether
+    the step sizes run by the Lemma 2–3 studies (``tested_step_sizes``, with Remark 2's γ) satisfy it.
+    """
+
+    u: float = 1.0
+    friction_low: float = 1e-2
+    friction_high: float = 1e5
+    friction_points: int = 281
+    decays: tuple = (0.5, 0.9, 0.95, 0.98, 0.988, 0.99, 0.995, 0.999)
+    tested_step_sizes: tuple = (0.005, 0.01, 0.02, 0.03, 0.035, 0.06, 0.1)
 
 
 _SMOKE_GRIDS = {
