@@ -298,7 +298,8 @@ def _exponent(label):
         m = {"table_exponent": fit["table_exponent"], "first_hit": hit, "stay_below": stay, "decades": d["decades"]}
         if hit.get("points", 0) < MIN_FIT_POINTS or "exponent" not in hit:
             return Verdict("inconclusive", m, f"W2 <= eps reached for only {hit.get('points', 0)} of "
-                                              f"{fit['epsilons']} eps (fewer than {MIN_FIT_POINTS})")
+                                              f"{fit['epsilons']} eps (fewer than {MIN_FIT_POINTS}) at any tuned "
+                                              "setting within the horizon")
         tab = fit["table_exponent"]
         st = "held" if hit["ci_high"] <= tab else ("failed" if hit["ci_low"] > tab else "inconclusive")
         return Verdict(st, m, f"measured exponent {_fmt_fit(hit)} (stay-below count: {_fmt_fit(stay)}) vs worst-case "

@@ -34,8 +34,9 @@ Choices the text leaves open, and ours
 * W2 reported on the final run as mean ± s.e. over ``groups`` independent groups of chains
   (each against its own exact reference subsample), so the spread includes run-to-run variation.
 * Sinkhorn is reported twice: on the raw squared-distance cost, and on the cost divided by its
-  maximum (the POT tutorials' normalization — our guess at what produced numbers as small as
-  Table 2's; the text says only "Sinkhorn method with penalty 10⁻³"). Both by POT's log-domain
+  maximum (the POT tutorials' normalization; the text says only "Sinkhorn method with penalty
+  10⁻³"). Which reading the printed numbers are is tested in :mod:`paper_repro.hsg_hmc.table2_readings`
+  (:class:`Table2ReadingsSettings`): several readings reproduce their magnitudes. Both by POT's log-domain
   Sinkhorn warm-started along penalties max(cost)·2⁻ᵏ down to 10⁻³ (ε-scaling), with a total
   budget of ``sinkhorn_max_iter`` iterations (``sinkhorn_raw_max_iter`` on the raw cost) and
   convergence reported. On the raw cost the

@@ -150,3 +150,14 @@ def test_readings_smoke_run_writes_every_reading(tmp_path):
     d = read_json(tmp_path / "table2_readings.json")
     assert set(d["floors_at_paper_n"]) == set(READINGS)
     assert all(v["low"] > 0 for v in d["floors_at_paper_n"].values())
+
+
+def test_figures_draw_from_smoke_results(tmp_path):
+    from figures.hsg_hmc import _complexity_figure, _readings_figure
+
+    res = tmp_path / "res"
+    res.mkdir()
+    run_complexity(ComplexitySettings.at("smoke"), res)
+    run_table2_readings(Table2ReadingsSettings.at("smoke"), res)
+    paths = _complexity_figure(res, tmp_path / "out") + _readings_figure(res, tmp_path / "out")
+    assert all(p.exists() for p in paths) and {p.stem for p in paths} == {"complexity", "table2_readings"}
