@@ -1,6 +1,6 @@
 """Settings of the HSG-HMC experiments (seed ``001_d56659fdb8996bf2.txt``): one frozen dataclass per experiment.
 
-Four studies:
+Five studies:
 
 * **Lemmas 2–3** (:class:`LemmaSettings`): the mean square error ``E‖g^(k) − ∇f(x^(k))‖²`` of the
   hybrid estimator (7) along the run, over many vectorized realizations, on the mixture target,
@@ -8,6 +8,8 @@ Four studies:
   Corollary 2, ``ρ ≡ 0`` and ``ρ ≡ 1``.
 * **Table 2 / Figure 1** (:class:`Table2Settings`): the Gaussian mixture, N = 500, d = 2, six
   methods, each tuned on a documented grid, W2 to an exact reference.
+* **Table 2, its readings** (:class:`Table2ReadingsSettings`): noise floors of every reading of
+  "W2 by Sinkhorn, penalty 10⁻³" vs n, extrapolated to the paper's 10⁵ samples.
 * **Figure 2** (:class:`BLRSettings`): Bayesian logistic regression on real data.
 * **Table 1** (:class:`ComplexitySettings`): gradients to reach W2 ≤ ε, exact moments, differing per-datum Hessians.
 
