@@ -12,7 +12,10 @@
 ``table2.png``  measured exact W2 per method ± s.e., the exact-vs-exact noise floor, the printed
                 Table 2 values and the max-normalized Sinkhorn cost;
 ``figure1.png`` 2-D sample densities of every method (Figure 1) against the exact density contours;
-``complexity.png`` gradients to reach W2 ≤ ε vs 1/ε (Table 1), exact moments on a quadratic target;
+``complexity.png`` gradients to reach W2 ≤ ε vs 1/ε (Table 1), each method tuned at each ε, exact moments
+                on a quadratic sum with differing per-datum Hessians, fitted slopes with intervals;
+``table2_readings.png`` the printed Table 2 cells against the noise floor of every reading (raw or cost/max,
+                W2 or W2², exact or entropic) at the paper's 10⁵ samples, and the floor's n-extrapolation;
 ``blr.png``     test NLL vs data passes, Bayesian logistic regression (Figure 2) on built-in data sets.
 
 ``sgmcmc-verify figures hsg_hmc``.
@@ -209,20 +212,75 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
     return paths
 
 
+def _fit_label(f):
+    if "exponent" not in f:
+        return f"no fit ({f.get('points', 0)} eps reached)"
+    return f"slope {f['exponent']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}]"
+
+
 def _complexity_figure(res: Path, out: Path) -> list[Path]:
     rows = read_csv(res / "complexity.csv")
-    fits = read_json(res / "complexity.json")["fits"]
-    fig, ax = plt.subplots(figsize=(5.4, 3.9))
-    for lab in dict.fromkeys(r["method"] for r in rows):
-        rr = [r for r in rows if r["method"] == lab and np.isfinite(r["evaluations"])]
-        f = fits[lab]
-        ax.loglog([1 / r["epsilon"] for r in rr], [r["evaluations"] for r in rr], "o-",
-                  label=f"{lab}: slope {f.get('exponent', float('nan')):.2f} (Table 1: {f['table_exponent']:g})")
-    ax.set_xlabel("1/ε (W2 ≤ ε, Bures lower bound on exact moments)")
-    ax.set_ylabel("stochastic gradients (best step size)")
-    ax.set_title("Table 1 on a quadratic target (n = 50, d = 2)", fontsize=9)
-    ax.legend(fontsize=6.5, frameon=False)
+    meta = read_json(res / "complexity.json")
+    fits = meta["fits"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.0))
+    labels = list(dict.fromkeys(r["method"] for r in rows))
+    colors = dict(zip(labels, sns.color_palette("colorblind", len(labels))))
+    for ax, key, fkey, title in ((axes[0], "evaluations", "first_hit", "first iterate with W2 ≤ ε"),
+                                 (axes[1], "evaluations_stay", "stay_below", "W2 ≤ ε from there to the horizon")):
+        for lab in labels:
+            rr = [r for r in rows if r["method"] == lab]
+            ok = [r for r in rr if np.isfinite(r[key])]
+            f = fits[lab][fkey]
+            ax.loglog([1 / r["epsilon"] for r in ok], [r[key] for r in ok], "o-", color=colors[lab], ms=3.5,
+                      label=f"{lab}: {_fit_label(f)} (Table 1: {fits[lab]['table_exponent']:g})")
+            miss = [r for r in rr if not np.isfinite(r[key])]
+            if miss and ok:
+                ax.plot([1 / r["epsilon"] for r in miss], [max(r[key] for r in ok)] * len(miss), "x", color=colors[lab])
+        ax.set_xlabel("1/ε (Bures W2 lower bound on exact moments)")
+        ax.set_title(title + " (x: not reached)", fontsize=9)
+        ax.legend(fontsize=6, frameon=False)
+    axes[0].set_ylabel("stochastic gradients (each method tuned at each ε)")
+    t = meta.get("target", {})
+    fig.suptitle(f"Table 1 on a quadratic sum with differing per-datum Hessians (n = {t.get('n')}, d = {t.get('dim')}, "
+                 f"Hessian spread {t.get('hessian_spread', float('nan')):.2f}), {meta.get('decades', float('nan')):.2f} "
+                 "decades of ε; slopes with 95 % t-intervals", fontsize=9)
     return _save(fig, out, "complexity")
+
+
+def _readings_figure(res: Path, out: Path) -> list[Path]:
+    """Printed Table 2 cells against every reading's noise floor at the paper's 10⁵ samples."""
+    d = read_json(res / "table2_readings.json")
+    fl = d["floors_at_paper_n"]
+    readings = [k for k in d["readings"] if k in fl]
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.0))
+    ax = axes[0]
+    xs = np.arange(len(readings))
+    for i, rd in enumerate(readings):
+        ax.fill_between([i - 0.35, i + 0.35], fl[rd]["low"], max(fl[rd]["high"], fl[rd]["low"] * 1.05), color="grey",
+                        alpha=0.5, lw=0)
+    pal = sns.color_palette("colorblind", len(METHODS))
+    for j, m in enumerate(METHODS):
+        ax.plot(xs + (j - 2.5) * 0.05, [d["printed"][m]] * len(readings), "o", ms=3.5, color=pal[j],
+                label=f"{m} printed {d['printed'][m]:.3g}")
+    ax.set_yscale("log")
+    ax.set_xticks(xs, readings, rotation=35, ha="right", fontsize=7)
+    ax.set_ylabel("value")
+    ax.set_title(f"printed cells vs each reading's i.i.d. noise floor at n = {d['paper_n']:,} (grey)", fontsize=9)
+    ax.legend(fontsize=6, frameon=False)
+    ax = axes[1]
+    n = np.array(d["sizes"], float)
+    ax.loglog(n, d["mean"]["w2sq_exact"], "ko", label="exact W2² floor (mean of pairs)")
+    nn = np.geomspace(n.min(), d["paper_n"], 50)
+    w = d["fits"]["w2sq"]
+    ax.loglog(nn, w["log_n_over_n"]["c"] * np.log(nn) / nn, "C0-", lw=1, label="c log n / n")
+    ax.loglog(nn, w["log2_n_over_n"]["c"] * np.log(nn) ** 2 / nn, "C1--", lw=1, label="c (log n)² / n")
+    for m in METHODS:
+        ax.axhline(d["printed"][m], color="grey", lw=0.4)
+    ax.axvline(d["paper_n"], color="k", lw=0.6, ls=":")
+    ax.set_xlabel("points per sample n")
+    ax.set_title("exact W2² floor vs n and its extrapolation (printed cells: grey lines)", fontsize=9)
+    ax.legend(fontsize=6.5, frameon=False)
+    return _save(fig, out, "table2_readings")
 
 
 def _blr_figure(res: Path, out: Path) -> list[Path]:
@@ -250,7 +308,8 @@ def _blr_figure(res: Path, out: Path) -> list[Path]:
 PANELS = ((("lemma.csv", "lemma.json"), _lemma_figures), (("growth.csv", "growth.json"), _growth_figure),
           (("condition9.csv", "condition9.json"), _condition9_figure),
           (("table2.csv", "table2.json", "figure1_samples.csv", "figure1_grid.csv"), _table2_figures),
-          (("complexity.csv", "complexity.json"), _complexity_figure), (("blr.csv",), _blr_figure))
+          (("complexity.csv", "complexity.json"), _complexity_figure), (("blr.csv",), _blr_figure),
+          (("table2_readings.json",), _readings_figure))
 
 
 def draw_all(results_dir, out_dir) -> list[Path]:

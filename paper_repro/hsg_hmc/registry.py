@@ -10,8 +10,10 @@ from .blr import run_blr
 from .complexity import run_complexity
 from .growth import run_condition9, run_growth
 from .lemmas import run_lemmas
-from .settings import BLRSettings, ComplexitySettings, Condition9Settings, GrowthSettings, LemmaSettings, Table2Settings
+from .settings import (BLRSettings, ComplexitySettings, Condition9Settings, GrowthSettings, LemmaSettings,
+                       Table2ReadingsSettings, Table2Settings)
 from .table2 import run_table2
+from .table2_readings import run_table2_readings
 
 EXPERIMENTS = [
     Experiment("hsg_hmc.lemmas", "hsg_hmc",
@@ -30,6 +32,10 @@ EXPERIMENTS = [
                "paper_repro.hsg_hmc.table2",
                ("table2.csv", "table2_tuning.csv", "table2.json", "figure1_samples.csv", "figure1_grid.csv"),
                Table2Settings, run_table2),
+    Experiment("hsg_hmc.table2_readings", "hsg_hmc",
+               "Table 2 readings: noise floors of W2 / W2^2, raw / cost-max, exact / Sinkhorn vs n, extrapolated to 1e5",
+               "paper_repro.hsg_hmc.table2_readings", ("table2_readings_floor.csv", "table2_readings.json"),
+               Table2ReadingsSettings, run_table2_readings),
     Experiment("hsg_hmc.blr", "hsg_hmc",
                "Bayesian logistic regression (Fig. 2): test NLL vs data passes, six methods, built-in data sets",
                "paper_repro.hsg_hmc.blr", ("blr.csv", "blr.json"), BLRSettings, run_blr),
