@@ -104,7 +104,8 @@ def _thumbnail(src: Path, dst: Path) -> tuple[int, int]:
 
     if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
         with Image.open(dst) as im:
-            return im.size
+            if im.width <= THUMB_BOX[0] and im.height <= THUMB_BOX[1]:  # else made for a larger box: remake
+                return im.size
     dst.parent.mkdir(parents=True, exist_ok=True)
     with Image.open(src) as im:
         im.thumbnail(THUMB_BOX, Image.Resampling.LANCZOS)
