@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
 
-.PHONY: all figures verify test bench calibrate baselines clean-results env test-peers
+.PHONY: all figures verify test bench calibrate baselines clean-results env test-peers report-check
 
 all: figures
 
@@ -54,6 +54,14 @@ bench: $(STAMP)
 test-peers: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,peers]'
 	SGMCMC_TEST_PEERS=1 $(PY) -m pytest -q tests/peers
+
+## make report-check: re-render the report site from results/claims.json, check every link and image, open the
+## index and one paper page in headless Chromium (installed with apt-get if missing); screenshots in figures/out/report/screenshots/
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+report-check: $(STAMP)
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	@test -f results/claims.json || test -f figures/out/REPORT.html || { echo "no report yet: run make verify (or sgmcmc-verify report --no-run on stored results)"; exit 1; }
+	$(PY) -m verify.ledger.report_check --out figures/out --claims results/claims.json
 
 clean-results:
 	rm -rf results figures/out

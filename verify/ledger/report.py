@@ -2,12 +2,13 @@
 
 ``results/claims.json``: one record per claim with the verdict, the measured numbers, the settings
 and seed of the experiments it read, package versions and the git commit.
-``figures/out/REPORT.md`` and ``REPORT.html``: a summary table (claim, source, expected, measured,
-status) with each claim linked to the figure that shows it, then the details.
+``figures/out/REPORT.md``: a summary table (claim, source, expected, measured, status) with each claim
+linked to the figure that shows it, then the details. ``figures/out/REPORT.html`` and ``figures/out/report/``:
+the same as a small static site (:mod:`verify.ledger.site`): an index card per paper, a page per paper
+with each claim beside its figure.
 """
 from __future__ import annotations
 
-import html
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from ..errors import ResultFileError
 from ..store.cache import git_commit, package_versions, verify_published
 from ..store.io import write_json, write_text
 from .claims import STATUSES, Claim, Verdict
+from .site import write_site
 
 __all__ = ["evaluate", "write_report", "MissingResultsError", "ClaimEvaluationError"]
 
@@ -75,14 +77,9 @@ def evaluate(claims: list[Claim], results_root="results") -> list[dict]:
     return records
 
 
-_CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;width:100%}
-td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;font-size:13px}th{background:#eee}
-.held{background:#d8f3d8}.failed{background:#f8d4d4}.inconclusive{background:#fff1c2}.not-run{background:#e8e8e8}
-code{font-size:12px}"""
-
-
 def write_report(records: list[dict], results_root="results", out_dir="figures/out") -> dict:
-    """Write ``claims.json`` (under ``results_root``) and ``REPORT.md`` / ``REPORT.html`` (under ``out_dir``)."""
+    """Write ``claims.json`` (under ``results_root``), ``REPORT.md`` and the report site (``REPORT.html`` and
+    ``report/``, :func:`verify.ledger.site.write_site`) under ``out_dir``; return the metadata."""
     counts = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     meta = {"generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "git": git_commit(), "versions": package_versions(),
             "counts": counts}
@@ -106,20 +103,5 @@ def write_report(records: list[dict], results_root="results", out_dir="figures/o
                f"seed {', '.join(str(s) for s in r['seed'].values())})", ""]
     write_text(out / "REPORT.md", "\n".join(md) + "\n")
 
-    rows = []
-    for r in records:
-        link = f'<a href="{html.escape(r["figure"])}">{html.escape(r["id"])}</a>' if r["figure"] else html.escape(r["id"])
-        rows.append(f'<tr class="{r["status"].replace(" ", "-")}"><td>{link}</td><td>{html.escape(r["source"])}</td>'
-                    f'<td>{html.escape(r["statement"])}</td><td>{html.escape(r["expected"])}</td>'
-                    f'<td>{html.escape(r["detail"])}</td><td><b>{r["status"]}</b></td>'
-                    f'<td>{html.escape(r["tolerance"])}</td></tr>')
-    doc = (f"<!doctype html><html><head><meta charset='utf-8'><title>Claims report</title><style>{_CSS}</style></head>"
-           f"<body><h1>Claims report</h1><p>{len(records)} claims: <b>{counts['held']} held</b>, "
-           f"<b>{counts['failed']} failed</b>, <b>{counts['inconclusive']} inconclusive</b>, "
-           f"<b>{counts['not run']} not run</b>. Commit "
-           f"<code>{meta['git']['commit']}</code>{' (dirty)' if meta['git']['dirty'] else ''}. A failed claim is a finding: "
-           f"the measurement does not support the paper's statement at the stated tolerance.</p>"
-           "<table><tr><th>claim</th><th>source</th><th>statement</th><th>expected</th><th>measured</th><th>status</th>"
-           f"<th>tolerance and why</th></tr>{''.join(rows)}</table></body></html>")
-    write_text(out / "REPORT.html", doc)
+    write_site(records, meta, out)
     return meta

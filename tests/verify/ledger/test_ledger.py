@@ -7,6 +7,7 @@ from verify.ledger import baseline
 from verify.ledger.claims import (Claim, Verdict, all_claims, get, interval_verdict, not_run_claim, ordering_verdict,
                                   slope_verdict)
 from verify.ledger.report import MissingResultsError, evaluate, write_report
+from verify.ledger.report_check import check_links
 
 
 def test_every_claim_is_complete_and_well_formed():
@@ -55,7 +56,9 @@ def test_report_from_smoke_results(smoke_results, tmp_path):
     assert data["meta"]["versions"]["numpy"] and "commit" in data["meta"]["git"]
     md = (tmp_path / "REPORT.md").read_text()
     assert "| claim | source | expected | measured | status |" in md and "(ewsg/fig1d.png)" in md
-    assert '<a href="ewsg/fig1d.png">' in (tmp_path / "REPORT.html").read_text()
+    assert 'href="report/ewsg.html"' in (tmp_path / "REPORT.html").read_text()
+    assert "ewsg/fig1d.png" in (tmp_path / "report" / "ewsg.html").read_text()  # named; not drawn in tmp_path
+    assert check_links(tmp_path) == []
 
 
 def test_missing_results_are_an_error_not_a_silent_pass(tmp_path):

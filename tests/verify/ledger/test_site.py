@@ -1,0 +1,179 @@
+"""The report site: rendering (cards, filter, figures, audits) and the link checker, on made-up records.
+
+No Chromium is needed except in the last test, which is skipped without it; the Chromium half of
+``make report-check`` is exercised here with a stand-in executable that prints a canned DOM and log.
+"""
+import json
+import os
+import re
+import stat
+import sys
+
+import pytest
+from PIL import Image
+
+from verify.ledger.report_check import check_links, find_chromium, page_refs, render_page
+from verify.ledger.site import INDEX, SITE_DIR, render_site_from_json, status_class, write_site
+
+META = {"generated": "2026-11-23T12:00:00+0000", "git": {"commit": "abc123", "dirty": False}, "counts": {}}
+
+
+def _record(cid, paper, status, figure=None):
+    return {"id": cid, "paper": paper, "source": "000_8e0377c44e2ea3b8.txt, §5.1, Fig. 1a", "status": status,
+            "statement": f"statement of {cid} <b>not markup</b>", "expected": "a < b", "tolerance": "3 s.e.",
+            "detail": "a = 1 ± 0.1, b = 2 ± 0.1", "measured": {"values": {"a": 1.0, "b": 2.0}}, "figure": figure,
+            "experiments": [f"{paper}.exp"], "settings": {f"{paper}.exp": {"seed": 7}}, "scale": ["smoke"],
+            "seed": {f"{paper}.exp": 7}, "result_keys": {f"{paper}.exp": "k" * 20},
+            "result_git": {f"{paper}.exp": {"commit": "f" * 40, "dirty": False}}}
+
+
+@pytest.fixture
+def site(tmp_path):
+    """Two papers, every status, one figure drawn, one figure named but not drawn, one claim without figure."""
+    (tmp_path / "pa").mkdir()
+    Image.new("RGB", (1200, 800), "white").save(tmp_path / "pa" / "fig1.png")
+    Image.new("RGB", (10, 10), "white").save(tmp_path / "pa" / "fig1.pdf", format="PDF")
+    records = [_record("pa.one", "pa", "held", "pa/fig1.png"), _record("pa.two", "pa", "failed", "pa/fig1.png"),
+               _record("pa.three", "pa", "inconclusive", "pa/not_drawn.png"),
+               _record("pb.one", "pb", "not run"), _record("pb.two", "pb", "failed")]
+    pages = write_site(records, META, tmp_path)
+    return tmp_path, records, pages
+
+
+def test_index_has_one_card_per_paper_with_counts_and_headline_findings(site):
+    out, records, pages = site
+    assert [p.name for p in pages] == [INDEX, "pa.html", "pb.html"]
+    index = (out / INDEX).read_text()
+    assert len(re.findall(r'<section class="card paper"', index)) == 2
+    card = index[index.index('id="paper-pa"'):index.index('id="paper-pb"')]
+    assert "1 held" in card and "1 failed" in card and "1 inconclusive" in card and "not run" not in card
+    assert 'href="report/pa.html#pa.two"' in card  # the failed claim is a headline finding
+    assert 'href="report/pa.html?status=failed"' in card
+    assert "&lt;b&gt;not markup&lt;/b&gt;" in index  # statements are escaped
+    assert "No audit pages yet" in index
+
+
+def test_paper_page_has_a_filter_input_and_class_per_status_and_each_claim_beside_its_figure(site):
+    out, _, _ = site
+    page = (out / SITE_DIR / "pa.html").read_text()
+    for s in ("held", "failed", "inconclusive", "not run"):
+        cls = status_class(s)
+        assert f'id="f-{cls}"' in page and f'label for="f-{cls}"' in page
+        assert f"#f-{cls}:not(:checked) ~ main .claim.{cls}" in (out / SITE_DIR / "report.css").read_text()
+    assert re.findall(r'<article class="claim (s-[a-z-]+)" id="([^"]+)"', page) == [
+        ("s-held", "pa.one"), ("s-failed", "pa.two"), ("s-inconclusive", "pa.three")]
+    assert '<a href="../pa/fig1.png" title="full size"><img src="thumbs/pa/fig1.png"' in page
+    assert 'href="../pa/fig1.pdf"' in page and "<details>" in page
+    with Image.open(out / SITE_DIR / "thumbs" / "pa" / "fig1.png") as im:  # a thumbnail, not the figure
+        assert im.size[0] <= 640 and im.size[1] <= 440
+    assert "figure not drawn" in page and 'href="../pa/not_drawn.png"' not in page  # no broken link written
+    assert "no figure" in (out / SITE_DIR / "pb.html").read_text()
+
+
+def test_a_rendered_site_has_no_broken_link(site):
+    out, _, _ = site
+    assert check_links(out) == []
+
+
+def test_link_checker_reports_planted_breakage(site):
+    """Negative control: a broken image, a broken page link, a missing anchor, a network style sheet and an
+    absolute path planted in the pages are each reported, and nothing else is."""
+    out, _, _ = site
+    page = out / SITE_DIR / "pa.html"
+    text = page.read_text().replace('src="thumbs/pa/fig1.png"', 'src="thumbs/pa/gone.png"', 1)
+    text = text.replace("</main>", '<a href="pc.html">c</a><a href="#pa.nine">9</a>'
+                        '<link rel="stylesheet" href="https://cdn.example.org/x.css">'
+                        '<img src="/etc/hostname"><a href="https://example.org">fine</a></main>')
+    page.write_text(text)
+    problems = check_links(out)
+    assert len(problems) == 5, problems
+    for needle in ("thumbs/pa/gone.png", "pc.html", "'pa.nine'", "network", "absolute path"):
+        assert sum(needle in p for p in problems) == 1, (needle, problems)
+
+
+def test_link_checker_follows_the_index_into_audit_pages(site):
+    out, records, _ = site
+    audit = out / "audit" / "kl_check"
+    audit.mkdir(parents=True)
+    (audit / "index.html").write_text('<html><head><title>KL audit</title></head><body><img src="plot.png"></body></html>')
+    (audit / "summary.json").write_text(json.dumps([
+        {"check": "kl exact", "measured": 1.0, "expected": 1.0, "status": "pass", "detail": ""},
+        {"check": "kl sinkhorn", "measured": 1.3, "expected": 1.0, "status": "fail", "detail": "off by 30 %"}]))
+    write_site(records, META, out)
+    index = (out / INDEX).read_text()
+    assert 'href="audit/kl_check/index.html"' in index and "KL audit" in index and "off by 30 %" in index
+    assert [p for p in check_links(out) if "plot.png" in p]  # the audit page's own broken image is found
+    (audit / "plot.png").write_bytes((out / SITE_DIR / "thumbs" / "pa" / "fig1.png").read_bytes())
+    (audit / "summary.json").write_text("{not json")
+    write_site(records, META, out)
+    assert check_links(out) == [] and "summary.json unreadable" in (out / INDEX).read_text()
+
+
+def test_site_refuses_an_unknown_status_and_a_missing_claims_file(tmp_path):
+    with pytest.raises(ValueError, match="records"):
+        write_site([_record("pa.one", "pa", "maybe")], META, tmp_path)
+    with pytest.raises(FileNotFoundError, match="claims_json"):
+        render_site_from_json(tmp_path / "claims.json", tmp_path)
+    with pytest.raises(FileNotFoundError, match="out_dir"):
+        check_links(tmp_path)
+
+
+def test_site_renders_from_a_stored_claims_json(tmp_path):
+    (tmp_path / "claims.json").write_text(json.dumps({"meta": META, "claims": [_record("pa.one", "pa", "held")]}))
+    pages = render_site_from_json(tmp_path / "claims.json", tmp_path / "out")
+    assert [p.name for p in pages] == [INDEX, "pa.html"] and check_links(tmp_path / "out") == []
+
+
+def test_page_refs_reads_srcset_and_anchors():
+    refs, ids = page_refs('<img srcset="a.png 1x, b.png 2x"><a name="top"></a><div id="d"></div>')
+    assert [r[2] for r in refs] == ["a.png", "b.png"] and ids == {"top", "d"}
+
+
+def _fake_chromium(tmp_path, dom_html_tag, log=""):
+    """A stand-in for chromium: writes the screenshot it is asked for, prints ``dom_html_tag`` as the DOM."""
+    exe = tmp_path / "fake-chromium"
+    exe.write_text(f"""#!{sys.executable}
+import sys
+for a in sys.argv[1:]:
+    if a.startswith("--screenshot="):
+        open(a.split("=", 1)[1], "wb").write(b"png")
+    if a == "--dump-dom":
+        print({dom_html_tag!r} + "<head></head><body></body></html>")
+sys.stderr.write({log!r})
+""")
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    return str(exe)
+
+
+def test_render_page_passes_a_clean_page_and_keeps_the_screenshot(tmp_path):
+    page = tmp_path / "p.html"
+    page.write_text("<html></html>")
+    exe = _fake_chromium(tmp_path, '<html data-report-loaded="1">')
+    assert render_page(exe, page, tmp_path / "shots" / "p.png") == []
+    assert (tmp_path / "shots" / "p.png").is_file()
+
+
+@pytest.mark.parametrize("tag,log,needle", [
+    ('<html data-report-errors="uncaught: ReferenceError: f is not defined" data-report-loaded="1">', "", "ReferenceError"),
+    ('<html data-report-errors="image not loaded: file:///x.png" data-report-loaded="1">', "", "x.png"),
+    ('<html data-report-loaded="1">', '[1:1:1123/1.0:INFO:CONSOLE:4] "boom", source: file:///p.html (4)\n', "boom"),
+    ("<html>", "", "load event"),
+])
+def test_render_page_reports_console_and_dom_errors(tmp_path, tag, log, needle):
+    """Negative control of the rendered half: an error recorded in the DOM, a console line in Chromium's log,
+    and a page whose hook never saw the load event are each reported."""
+    page = tmp_path / "p.html"
+    page.write_text("<html></html>")
+    problems = render_page(_fake_chromium(tmp_path, tag, log), page, tmp_path / "p.png")
+    assert len(problems) == 1 and needle in problems[0], problems
+
+
+@pytest.mark.skipif(find_chromium() is None or os.environ.get("SGMCMC_SKIP_CHROMIUM") == "1",
+                    reason="chromium is not installed (make report-check installs it)")
+def test_chromium_renders_a_paper_page_cleanly_and_catches_a_planted_script_error(site):
+    out, _, _ = site
+    page = out / SITE_DIR / "pa.html"
+    assert render_page(find_chromium(), page, out / "shot.png", window=(800, 600)) == []
+    page.write_text(page.read_text().replace("</main>", "<script>undefined_function()</script></main>"))
+    problems = render_page(find_chromium(), page, out / "shot.png", window=(800, 600))
+    assert any("undefined_function" in p for p in problems), problems

@@ -1,0 +1,263 @@
+"""The claims report as a small static site: an index of papers (one card each) and a page per paper.
+
+Layout under the report directory ``out`` (``figures/out``; the figures are already there, drawn by
+``figures/<paper>.py`` into ``out/<paper>/``)::
+
+    REPORT.html                      the index: a card per paper (status counts, headline findings,
+                                     thumbnails), a card per audit page found under audit/<name>/
+    report/<paper>.html              each claim beside its figure (thumbnail, a click opens the PNG),
+                                     the evidence folded under it, a filter by status
+    report/report.css                the one style sheet
+    report/thumbs/<paper>/<fig>.png  thumbnails (Pillow), remade when the figure is newer
+
+Plain HTML and CSS from the Jinja2 templates in ``verify/ledger/templates/``; no server, no network.
+Each page carries a few lines of inline JavaScript: the status filter's preset from ``?status=``, and a
+hook that records script errors, ``console.error`` calls and images that did not load in the
+``data-report-errors`` attribute of ``<html>``, which :mod:`verify.ledger.report_check` reads from the
+DOM of a headless Chromium.
+
+Audit pages (``out/audit/<name>/index.html``) are written by the audit battery; a ``summary.json``
+beside each (rows ``{check, measured, expected, status, detail}``, a list or under ``"rows"``) gives its
+card's counts. The index works without any.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import jinja2
+
+from ..store.io import write_text
+from .claims import STATUSES
+
+__all__ = ["write_site", "render_site_from_json", "status_class", "short_source", "INDEX", "SITE_DIR", "PAPERS", "THUMB_BOX"]
+
+#: the index page, under the report directory (the name the README and ``make verify`` have always used)
+INDEX = "REPORT.html"
+#: the folder of the paper pages, style sheet and thumbnails, under the report directory
+SITE_DIR = "report"
+#: thumbnails fit in this box (pixels, width x height); shown at half size for sharp rendering on HiDPI screens
+THUMB_BOX = (640, 440)
+#: short name and full reference of each paper (seed texts, ``/work/shared/seeds/README``); a paper not listed
+#: is shown by its id
+PAPERS = {
+    "ewsg": ("EWSG, journal text", "Li, Wang, Zha, Tao — Improving sampling accuracy of stochastic gradient MCMC "
+             "methods via non-uniform subsampling of gradients (journal text, 2021)"),
+    "ewsg_iclr": ("EWSG, conference text", "Li, Wang, Zha, Tao — the same paper, earlier conference text "
+                  "(n = 20 in §5.1, Theorem 2's exact kernel matching, extra Fig. 1 panels)"),
+    "hsg_hmc": ("HSG-HMC", "Zhang, Li, Shen, Xie, Qian — A Hybrid Stochastic Gradient Hamiltonian Monte Carlo "
+                "Method (AAAI 2021)"),
+    "vrsg": ("vrSG-MCMC", "Chen, Wang, Zhang, Su, Carin — A Convergence Analysis for a Class of Practical "
+             "Variance-Reduction SG-MCMC (AAAI 2018)"),
+    "ls_sgld": ("LS-SGLD", "Wang, Zou, Gu, Osher — Laplacian Smoothing Stochastic Gradient MCMC "
+                "(SIAM J. Sci. Comput. 2021)"),
+}
+_HEADLINES = 3
+_RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+_TEMPLATES = Path(__file__).with_name("templates")
+
+
+def status_class(status: str) -> str:
+    """CSS class of a status: ``held`` -> ``s-held``, ``not run`` -> ``s-not-run``; audit words map onto the
+    ledger's four (``pass``/``ok`` -> held, ``fail``/``error`` -> failed, ``warn`` -> inconclusive).
+
+    Examples
+    --------
+    >>> status_class("not run"), status_class("PASS"), status_class("error")
+    ('s-not-run', 's-held', 's-failed')
+    """
+    s = str(status).strip().lower()
+    s = {"pass": "held", "passed": "held", "ok": "held", "fail": "failed", "error": "failed",
+         "warn": "inconclusive", "warning": "inconclusive"}.get(s, s)
+    return "s-" + (s if s in STATUSES else "not run").replace(" ", "-")
+
+
+def short_source(source: str) -> str:
+    """A claim's source without the leading seed-file name (the paper page shows it in full).
+
+    Examples
+    --------
+    >>> short_source("000_8e0377c44e2ea3b8.txt, §5.1, Fig. 1c")
+    '§5.1, Fig. 1c'
+    """
+    return re.sub(r"^\s*\d{3}_[0-9a-f]{16}\.txt[,;:]?\s*", "", source) or source
+
+
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    env.filters["status_class"] = status_class
+    env.filters["short_source"] = short_source
+    return env
+
+
+def _thumbnail(src: Path, dst: Path) -> tuple[int, int]:
+    """Write a PNG thumbnail of ``src`` fitting :data:`THUMB_BOX` to ``dst`` (atomically, only when ``dst`` is
+    missing or older than ``src``); return its (width, height) in pixels."""
+    from PIL import Image
+
+    if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
+        with Image.open(dst) as im:
+            if im.width <= THUMB_BOX[0] and im.height <= THUMB_BOX[1]:  # else made for a larger box: remake
+                return im.size
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with Image.open(src) as im:
+        im.thumbnail(THUMB_BOX, Image.Resampling.LANCZOS)
+        fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".png")
+        os.close(fd)
+        try:
+            im.save(tmp, format="PNG", optimize=True)
+            os.replace(tmp, dst)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return im.size
+
+
+def _figure(rel: str | None, out: Path) -> dict | None:
+    """What a page shows for a claim's figure ``rel`` (relative to ``out``): links from ``out/report/``, the
+    thumbnail, or ``missing`` when the file is not there (no broken link is written)."""
+    if not rel:
+        return None
+    src = out / rel
+    fig = {"rel": rel, "name": Path(rel).name, "missing": not src.is_file(), "full": "../" + rel, "pdf": None,
+           "thumb": None, "width": None, "height": None, "paper": Path(rel).parts[0]}
+    if fig["missing"]:
+        return fig
+    pdf = src.with_suffix(".pdf")
+    if src.suffix.lower() != ".pdf" and pdf.is_file():
+        fig["pdf"] = "../" + Path(rel).with_suffix(".pdf").as_posix()
+    if src.suffix.lower() in _RASTER:
+        w, h = _thumbnail(src, out / SITE_DIR / "thumbs" / Path(rel).with_suffix(".png"))
+        fig.update(thumb="thumbs/" + Path(rel).with_suffix(".png").as_posix(), width=(w + 1) // 2, height=(h + 1) // 2)
+    elif src.suffix.lower() == ".svg":
+        fig.update(thumb=fig["full"])
+    return fig
+
+
+def _pretty(obj: Any) -> str:
+    return json.dumps(obj, indent=1, ensure_ascii=False, default=str)
+
+
+def _audits(out: Path) -> list[dict]:
+    """One card per ``out/audit/<name>/index.html``, with counts from the ``summary.json`` beside it."""
+    cards = []
+    for page in sorted((out / "audit").glob("*/index.html")):
+        name = page.parent.name
+        m = re.search(r"<title>(.*?)</title>", page.read_text(errors="replace"), re.S | re.I)
+        card = {"name": name, "title": " ".join(m.group(1).split()) if m else name,
+                "href": f"audit/{name}/index.html", "counts": [], "problems": [], "note": ""}
+        summary = page.parent / "summary.json"
+        if summary.is_file():
+            try:
+                data = json.loads(summary.read_text())
+                rows = data.get("rows", data.get("checks", [])) if isinstance(data, dict) else data
+                rows = [r for r in rows if isinstance(r, Mapping)]
+                counts = Counter(str(r.get("status", "?")) for r in rows)
+                card["counts"] = [(s, n, status_class(s)) for s, n in sorted(counts.items())]
+                card["problems"] = [r for r in rows if status_class(r.get("status", "")) != "s-held"][:_HEADLINES]
+            except (ValueError, TypeError, AttributeError) as err:
+                card["note"] = f"summary.json unreadable ({type(err).__name__}: {err})"
+        else:
+            card["note"] = "no summary.json beside the page"
+        cards.append(card)
+    return cards
+
+
+def _paper_card(paper: str, recs: Sequence[Mapping], figs: Mapping[str, dict | None]) -> dict:
+    name, title = PAPERS.get(paper, (paper, ""))
+    counts = {s: sum(r["status"] == s for r in recs) for s in STATUSES}
+    failed = [r for r in recs if r["status"] == "failed"]
+    shown, thumbs = set(), []
+    for r in failed + [r for r in recs if r["status"] != "failed"]:
+        f = figs[r["id"]]
+        if f and f["thumb"] and f["rel"] not in shown and len(thumbs) < 3:
+            shown.add(f["rel"])
+            thumbs.append(dict(f, claim=r["id"], status=r["status"]))
+    return {"id": paper, "name": name, "title": title, "counts": counts, "total": len(recs),
+            "headlines": failed[:_HEADLINES], "more_failed": max(0, len(failed) - _HEADLINES), "thumbs": thumbs,
+            "href": f"{SITE_DIR}/{paper}.html"}
+
+
+def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="figures/out") -> list[Path]:
+    """Render the report site for ``records`` (the dicts of :func:`verify.ledger.report.evaluate`).
+
+    Parameters
+    ----------
+    records : sequence of dict
+        Claim records: ``id``, ``paper``, ``status``, ``statement``, ``source``, ``expected``, ``tolerance``,
+        ``detail``, ``measured``, ``figure`` (path under ``out_dir`` or None), ``experiments``, ``settings``,
+        ``scale``, ``seed``, ``result_keys``, ``result_git``; the last six may be absent.
+    meta : dict
+        ``generated`` (time stamp), ``git`` (``commit``, ``dirty``), ``counts``.
+    out_dir : path
+        The report directory; the figures named by the records are looked up there.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The pages written: the index first, then one page per paper (papers in the order they first appear).
+
+    Raises
+    ------
+    ValueError
+        A record whose ``status`` is not one of :data:`verify.ledger.claims.STATUSES`.
+    """
+    out = Path(out_dir)
+    for r in records:
+        if r["status"] not in STATUSES:
+            raise ValueError(f"records: claim {r.get('id')!r} has status {r['status']!r}, not one of {STATUSES}")
+    env = _env()
+    site = out / SITE_DIR
+    site.mkdir(parents=True, exist_ok=True)
+    write_text(site / "report.css", (_TEMPLATES / "report.css").read_text())
+    by_paper: dict[str, list] = {}
+    for r in records:
+        by_paper.setdefault(r["paper"], []).append(r)
+    figs = {r["id"]: _figure(r.get("figure"), out) for r in records}
+    cards = [_paper_card(p, recs, figs) for p, recs in by_paper.items()]
+    scales = sorted({s for r in records for s in r.get("scale", [])})
+    common = {"meta": meta, "scales": scales, "statuses": STATUSES, "papers": cards}
+    pages = [out / INDEX]
+    write_text(pages[0], env.get_template("index.html.j2").render(
+        root="", css=f"{SITE_DIR}/report.css", total=len(records), audits=_audits(out),
+        markdown="REPORT.md" if (out / "REPORT.md").is_file() else None,
+        counts={s: sum(r["status"] == s for r in records) for s in STATUSES}, **common))
+    template = env.get_template("paper.html.j2")
+    for card in cards:
+        claims = [dict(r, fig=figs[r["id"]], measured_json=_pretty(r.get("measured", {})),
+                       settings_json=_pretty(r.get("settings", {}))) for r in by_paper[card["id"]]]
+        page = site / f"{card['id']}.html"
+        write_text(page, template.render(root="../", css="report.css", paper=card, claims=claims, **common))
+        pages.append(page)
+    for stale in site.glob("*.html"):  # pages of papers no longer in the records would dangle
+        if stale not in pages:
+            stale.unlink()
+    return pages
+
+
+def render_site_from_json(claims_json="results/claims.json", out_dir="figures/out") -> list[Path]:
+    """Re-render the site from a stored ``claims.json`` (``{"meta": ..., "claims": [...]}``) without evaluating
+    any claim; what ``make report-check`` does before it opens the pages.
+
+    Raises
+    ------
+    FileNotFoundError
+        ``claims_json`` does not exist (``make verify`` or ``sgmcmc-verify report`` writes it).
+    ValueError
+        The file is not a claims report.
+    """
+    path = Path(claims_json)
+    if not path.is_file():
+        raise FileNotFoundError(f"claims_json: {path} does not exist; `make verify` or "
+                                f"`sgmcmc-verify report --no-run` writes it")
+    data = json.loads(path.read_text())
+    if not isinstance(data, dict) or "claims" not in data or "meta" not in data:
+        raise ValueError(f"claims_json: {path} has no 'meta' and 'claims' (not written by verify.ledger.report)")
+    return write_site(data["claims"], data["meta"], out_dir)
