@@ -155,8 +155,9 @@ class ClusteredMinibatch:
     Per-draw probabilities ``p_i = b_{k(i)}/(b n_{k(i)})`` (:meth:`draw_probabilities`) and importance
     weights ``1/(b p_i) = n_{k(i)}/b_{k(i)}`` (:meth:`weights`). A step costs ``O(b)``: the members of
     each cluster are stored once (``O(n)`` memory), a draw is an integer per index. The weighted sum is
-    computed cluster by cluster with the target's minibatch sum
-    (:func:`~verify.estimators.base.sum_data_gradients`), ``K`` calls of ``b_k`` indices each.
+    computed in one call of the target's weighted minibatch sum where it offers one (a target with
+    ``weighted_data_gradient_sum = True``, e.g. the MLP), else cluster by cluster with
+    :func:`~verify.estimators.base.sum_data_gradients`, ``K`` calls of ``b_k`` indices each.
 
     References
     ----------
@@ -221,6 +222,9 @@ class ClusteredMinibatch:
     def gradient_at(self, target, position, idx) -> np.ndarray:
         """``∇V_0(θ) + Σ_k w_k Σ_{j ∈ B_k} ∇V_j(θ)`` for the per-cluster indices ``idx`` (:meth:`draw`): ``(chains, d)``."""
         g = target.prior_gradient(position).copy()
+        if getattr(target, "weighted_data_gradient_sum", False):  # one weighted matrix-product call (the MLP)
+            w = np.concatenate([np.full(ik.shape[1], wk) for wk, ik in zip(self.cluster_weights(), idx)])
+            return g + target.data_gradient_sum(position, np.concatenate(idx, axis=1), weights=w)
         for w, ik in zip(self.cluster_weights(), idx):
             g += w * sum_data_gradients(target, position, ik)
         return g

@@ -132,3 +132,28 @@ def test_cp_sghmc_runs_on_the_mlp_with_the_underdamped_integrator():
     s = UnderdampedEM(t, 0.01, 0.1, ClusteredMinibatch(labels, 3), name="CP-SGHMC")
     out = run_chains(s, s.init(np.repeat(theta, 2, 0)), np.random.default_rng(0), steps=20)
     assert np.isfinite(out["state"].position).all() and out["evaluations"] == 60
+
+
+def test_weighted_single_call_equals_the_per_cluster_sum():
+    """The MLP's one weighted call and the generic per-cluster path give the same estimate (round-off)."""
+    t, theta, labels = _problem(n=7)
+    est = ClusteredMinibatch(labels, 4)
+    idx = est.draw(np.random.default_rng(2), 3)
+    pos = np.repeat(theta, 3, axis=0)
+
+    class _Plain:  # the same target seen without the weighted sum: the per-cluster path
+        n, prior_gradient = t.n, t.prior_gradient
+        data_gradient_sum = staticmethod(lambda p, i: t.data_gradient_sum(p, i))
+
+    np.testing.assert_allclose(est.gradient_at(t, pos, idx), est.gradient_at(_Plain(), pos, idx), rtol=1e-12,
+                               atol=1e-12)
+
+
+def test_mlp_weighted_sum_matches_weighted_per_datum_gradients():
+    t, theta, _ = _problem()
+    idx = np.array([[0, 3, 3, 6]])
+    w = np.array([0.5, 2.0, 1.0, 3.0])
+    np.testing.assert_allclose(t.data_gradient_sum(theta, idx, weights=w),
+                               (w[None, :, None] * t.data_gradients(theta, idx)).sum(axis=1), rtol=1e-12, atol=1e-13)
+    with pytest.raises(ValueError, match="weights"):
+        t.data_gradient_sum(theta, idx, weights=np.ones(3))
