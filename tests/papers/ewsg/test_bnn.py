@@ -176,3 +176,10 @@ def test_ewsg_index_chain_on_the_mlp_samples_the_exact_law():
 def test_mlp_index_law_check_rejects_uniform_subsampling():
     """Planted bug: the law of M = 0 (uniform) in place of the M = 2 chain's."""
     assert _mlp_index_law_pvalue(0) < 1e-3
+
+
+def test_figures_draw_from_stored_smoke_results(bnn_results, tmp_path):
+    from figures.ewsg import draw_bnn
+
+    paths = draw_bnn(bnn_results / "ewsg", tmp_path)
+    assert {p.stem for p in paths} >= {"bnn_fig3a", "table3"} and all(p.exists() for p in paths)
