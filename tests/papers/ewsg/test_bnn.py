@@ -53,10 +53,11 @@ def test_every_bnn_claim_has_a_verdict_on_smoke_results(bnn_results):
     assert load_all()["ewsg.bnn.cnn.ewsg_beats_all"].evaluate(bnn_results).status == "not run"
 
 
-def _fake_bnn(values, ses, scale="default"):
+def _fake_bnn(values, ses, scale="paper"):
     fin = {m: {"test_error": {"mean": v, "se": s}} for m, v, s in zip(("EWSG", "SGHMC", "CP-SGHMC"), values, ses)}
-    return {"final": fin, "settings": {"scale": scale, "epochs": 50, "chains": 3},
-            "data": {"n_train": 4000, "n_test": 1000, "source": "subset", "architecture": "784-100-10"}}
+    paper = scale == "paper"
+    return {"final": fin, "settings": {"scale": scale, "epochs": 200 if paper else 50, "chains": 3},
+            "data": {"n_train": 60000 if paper else 4000, "n_test": 1000, "source": "mnist", "architecture": "784-100-10"}}
 
 
 @pytest.mark.parametrize("values,ses,status", [((0.010, 0.020, 0.021), (0.001,) * 3, "held"),
@@ -69,6 +70,15 @@ def test_bnn_ordering_verdicts(monkeypatch, values, ses, status):
     assert ("below the resolution" in v.detail) == (status == "inconclusive")
 
 
+@pytest.mark.parametrize("values", [(0.010, 0.020, 0.021), (0.030, 0.020, 0.021)])
+def test_resolved_orderings_off_the_papers_design_are_reported_not_counted(monkeypatch, values):
+    """Both directions alike: a resolved ordering on the subset / fewer epochs is inconclusive, and says which."""
+    monkeypatch.setattr(C, "_bnn", lambda root: _fake_bnn(values, (0.001,) * 3, scale="default"))
+    v = C._bnn_ordering(None, "EWSG", ["SGHMC", "CP-SGHMC"])
+    assert v.status == "inconclusive" and "not the paper's design" in v.detail
+    assert v.measured["substitute_ordering"] == ("held" if values[0] < 0.02 else "failed")
+
+
 def _fake_t3(outcomes):
     cells = []
     for k, o in enumerate(outcomes):
@@ -76,7 +86,7 @@ def _fake_t3(outcomes):
         cells.append({"b": 100 * (k + 1), "m_plus_one": 2, "step_size": 1e-3,
                       "final": {"EWSG": {"test_error": {"mean": e, "se": 1e-4}},
                                 "SGHMC": {"test_error": {"mean": s, "se": 1e-4}}}})
-    return {"cells": cells, "settings": {"scale": "paper", "epochs": 200, "chains": 10, "batch_sizes": [100]},
+    return {"cells": cells, "settings": {"scale": "paper", "epochs": 200.0, "chains": 10, "batch_sizes": [100]},
             "data": {"n_train": 60000, "n_test": 10000, "source": "mnist", "architecture": "784-100-10"}}
 
 
