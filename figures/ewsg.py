@@ -488,7 +488,9 @@ def _bnn_panel(rows, js, out):
     axes[0].set_title(f"Fig. 3a: Bayesian MLP {d['architecture'].split(',')[0]}, {d['n_train']} training images", fontsize=9)
     axes[1].set_title(f"posterior-predictive average, {s['chains']} chains (shade: ±1 s.d.)", fontsize=9)
     axes[1].legend(fontsize=7, frameon=False)
-    fig.text(0.01, 0.01, f"data: {d['source']} (paper: full MNIST, 60,000 / 10,000)", fontsize=6, color="0.4")
+    fig.subplots_adjust(bottom=0.22, wspace=0.25)
+    fig.text(0.01, 0.01, f"data: {d['source']}\n(paper: full MNIST, 60,000 / 10,000, 200 epochs)", fontsize=6,
+             color="0.4")
     return _save(fig, out, "bnn_fig3a")
 
 
