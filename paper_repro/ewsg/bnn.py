@@ -198,16 +198,17 @@ def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None) -> N
         meta["clusters"] = {"sizes": np.bincount(labels).tolist(), "wall_s": time.time() - t0,
                             "per_cluster_draws": ClusteredMinibatch(labels, s.batch_size, s.allocation).per_cluster.tolist()}
     ck, rows = _checkpoints(s), []
-    for mi, method in enumerate(s.methods):
-        spec = {"method": method, "h": s.step_sizes[method], "friction": s.friction, "batch_size": s.batch_size,
+    runs = [(m, m, s.step_sizes[m]) for m in s.methods] + [tuple(r) for r in s.extra_runs]
+    for mi, (label, method, h) in enumerate(runs):
+        spec = {"method": method, "h": h, "friction": s.friction, "batch_size": s.batch_size,
                 "M": s.index_chain_length, "allocation": s.allocation}
         t0 = time.time()
         res = run_realizations(partial(bnn_chains, spec=spec, target=target, evals=evals, checkpoints=ck,
                                        burn_in_fraction=s.burn_in_fraction, labels=labels),
                                s.chains, seed=_seed(s.seed, mi), block_size=1, n_jobs=n_jobs, backend=backend)
-        meta["wall_s"][method], meta["step_size"][method] = time.time() - t0, spec["h"]
-        meta["final"][method] = _summary(res)
-        rows += _rows(res, {"method": method, "step_size": spec["h"]})
+        meta["wall_s"][label], meta["step_size"][label] = time.time() - t0, h
+        meta["final"][label] = _summary(res)
+        rows += _rows(res, {"method": label, "step_size": h})
     out = Path(out_dir)
     write_csv(out / "bnn.csv", rows, header_comment=(
         f"EWSG §5.3 Fig. 3a / Table 2 (MLP), {data_meta['architecture']}, {data_meta['source']}, scale={s.scale}: "

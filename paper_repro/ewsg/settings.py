@@ -380,6 +380,9 @@ class BNNSettings(ScaledSettings):
     step_sizes: dict = field(default_factory=lambda: {"SGLD": 1e-7, "pSGLD": 1e-4, "SGHMC": 2e-3,
                                                       "CP-SGHMC": 2e-3, "EWSG": 4e-3})
     index_chain_length: int = 1
+    #: Extra runs ``(label, method, h)`` beside the printed step sizes: EWSG at SGHMC's h separates the step size
+    #: from the estimator (the printed h differ: 4e-3 for EWSG, 2e-3 for SGHMC).
+    extra_runs: tuple = (("EWSG (h=2e-3)", "EWSG", 2e-3),)
     n_clusters: int = 10
     allocation: str = "equal"
     epochs: float = 50.0
