@@ -1053,6 +1053,11 @@ TABLE3_PRINTED = {(100, 2): (1.86, 1.94), (100, 5): (1.83, 1.92), (100, 10): (1.
 def _table3_cell_verdict(js, b, m1) -> Verdict:
     cell = next((c for c in js["cells"] if c["b"] == b and c["m_plus_one"] == m1), None)
     pe, ps = TABLE3_PRINTED[(b, m1)]
+    skipped = next((c for c in js.get("skipped", []) if c["b"] == b and c["m_plus_one"] == m1), None)
+    if skipped is not None:
+        return Verdict("inconclusive", {"printed": {"EWSG": pe, "SGHMC": ps}, "skipped": skipped["reason"]},
+                       f"cell (b = {b}, M + 1 = {m1}) skipped: {skipped['reason']} (give the full MNIST with "
+                       "--data mnist=DIR)")
     if cell is None:
         return Verdict("inconclusive", {"printed": {"EWSG": pe, "SGHMC": ps}},
                        f"cell (b = {b}, M + 1 = {m1}) is not in the grid run at scale={js['settings']['scale']} "

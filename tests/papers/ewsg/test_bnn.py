@@ -193,3 +193,17 @@ def test_figures_draw_from_stored_smoke_results(bnn_results, tmp_path):
 
     paths = draw_bnn(bnn_results / "ewsg", tmp_path)
     assert {p.stem for p in paths} >= {"bnn_fig3a", "table3"} and all(p.exists() for p in paths)
+
+
+def test_table3_cell_skipped_when_sghmc_batch_exceeds_n(monkeypatch, tmp_path):
+    """At --scale paper on the 4,000-image subset, b = 500, M + 1 = 10 asks SGHMC for 5,000 data: skipped, said so."""
+    import dataclasses
+
+    s = dataclasses.replace(Table3Settings.at("smoke"), batch_sizes=(20, 400), chain_lengths_plus_one=(2,),
+                            chains=1)
+    bnn.run_table3(s, tmp_path)
+    js = read_json(tmp_path / "table3.json")
+    assert [c["b"] for c in js["cells"]] == [20] and js["skipped"][0]["b"] == 400 and "exceeds n = 600" in js["skipped"][0]["reason"]
+    js["skipped"][0].update(b=500, m_plus_one=10)
+    v = C._table3_cell_verdict(js, 500, 10)
+    assert v.status == "inconclusive" and "skipped" in v.detail
