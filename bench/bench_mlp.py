@@ -9,7 +9,9 @@ data. Printed:
 * one full gradient (``full_gradient``, chunked) per data pass;
 * seconds per step of SGLD (b = 10), vrSG-MCMC (n1 = 100, n2 = 10, m = 10) and SVRG-LD (b = 10, one
   snapshot per N/b steps, the snapshot included) for N = 4,000 and 60,000 (random pixels): a
-  stochastic step's cost does not grow with N.
+  stochastic step's cost does not grow with N;
+* seconds per data pass of each method of EWSG §5.3 (SGLD, pSGLD, SGHMC, CP-SGHMC, EWSG with M = 1; b = 100)
+  on N = 4,000, and CP-SGHMC's one-off k-means preprocessing (10 clusters).
 
 One chain, one BLAS thread (as the experiments run); best of ``repeats``. Not a test: nothing here
 asserts a time.
@@ -66,6 +68,23 @@ def seconds_per_step(t, method, steps=400, repeats=3):
     return _best(lambda: run_chains(smp, st, rng, steps=n_steps), repeats) / n_steps
 
 
+BNN_METHODS = ("SGLD", "pSGLD", "SGHMC", "CP-SGHMC", "EWSG")
+
+
+def seconds_per_pass_method(t, method, labels, passes=2.0, repeats=3):
+    """Wall seconds per data pass of one EWSG §5.3 method (b = 100), one chain, no recording."""
+    from verify.estimators import ClusteredMinibatch, EWSGIndexChain
+    from verify.integrators import UnderdampedEM
+
+    smp = {"SGLD": lambda: samplers.sgld(t, 1e-7, 100), "pSGLD": lambda: samplers.psgld(t, 1e-4, 100),
+           "SGHMC": lambda: samplers.sghmc(t, 2e-3, 0.1, 100),
+           "CP-SGHMC": lambda: UnderdampedEM(t, 2e-3, 0.1, ClusteredMinibatch(labels, 100), name="CP-SGHMC"),
+           "EWSG": lambda: UnderdampedEM(t, 4e-3, 0.1, EWSGIndexChain(1, 100), name="EWSG")}[method]()
+    rng = np.random.default_rng(3)
+    st = smp.init(t.initial_position(rng, 1))
+    return _best(lambda: run_chains(smp, st, rng, checkpoints=[passes], unit="passes"), repeats) / passes
+
+
 def main(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--repeats", type=int, default=3)
@@ -86,6 +105,13 @@ def main(argv=None):
         for m in ("SGLD", "vrSG-MCMC", "SVRG-LD"):
             print(f"{m:12s} " + " ".join(f"{seconds_per_step(targets[n], m, repeats=a.repeats):12.2e}"
                                          for n in (4_000, 60_000)))
+        from verify.estimators import kmeans_clusters
+        t0 = time.perf_counter()
+        labels = kmeans_clusters(t.X, 10, seed=0)
+        print(f"\n## EWSG §5.3 methods on the MLP, N = {t.n}, b = 100: seconds per data pass "
+              f"(CP-SGHMC's k-means, 10 clusters, once: {time.perf_counter() - t0:.2f} s)")
+        for m in BNN_METHODS:
+            print(f"{m:12s} {seconds_per_pass_method(t, m, labels, repeats=a.repeats):8.3f} s / pass")
 
 
 if __name__ == "__main__":

@@ -455,3 +455,89 @@ THEORY_PANELS = ((("thm41.csv", "thm41.json"), draw_thm41), (("thm42.csv", "thm4
                  (("split_sghmc.csv", "ewsg_bias.csv", "split.json"), draw_split),
                  (("remark1.csv", "rates.json"), draw_remark1),
                  (("fig1c_repeat.csv", "fig1c_repeat.json"), draw_fig1c_repeat))
+
+
+# ==== §5.3 Bayesian MLP (Fig. 3a, Table 2 MLP column) and Appendix G.3 (Table 3) — issue #12 part B ====
+# Appended block: draw_bnn and a draw_all that adds it to the panels above (reads bnn.* and table3.* only).
+
+def _bnn_curves(ax, rows, key, methods, colors):
+    for m in methods:
+        rr = [r for r in rows if r["method"] == m]
+        xs = np.array(sorted({r["passes"] for r in rr}))
+        chains = sorted({int(r["chain"]) for r in rr})
+        Y = np.full((len(chains), xs.size), np.nan)
+        for r in rr:
+            Y[chains.index(int(r["chain"])), np.searchsorted(xs, r["passes"])] = 100 * r[key]
+        mu = np.nanmean(Y, axis=0)
+        ax.plot(xs, mu, color=colors[m], label=f"{m} (h={rr[0]['step_size']:g})")
+        if len(chains) > 1:
+            sd = np.nanstd(Y, axis=0, ddof=1)
+            ax.fill_between(xs, mu - sd, mu + sd, color=colors[m], alpha=0.2, lw=0)
+
+
+def _bnn_panel(rows, js, out):
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    colors = dict(zip(methods, sns.color_palette("colorblind", len(methods))))
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    for ax, key, lab in zip(axes, ("train_error", "test_error"), ("training error [%]", "test error [%]")):
+        _bnn_curves(ax, rows, key, methods, colors)
+        ax.set_xlabel("epochs (data passes)")
+        ax.set_ylabel(lab)
+        ax.set_yscale("log")
+    d, s = js["data"], js["settings"]
+    axes[0].set_title(f"Fig. 3a: Bayesian MLP {d['architecture'].split(',')[0]}, {d['n_train']} training images", fontsize=9)
+    axes[1].set_title(f"posterior-predictive average, {s['chains']} chains (shade: ±1 s.d.)", fontsize=9)
+    axes[1].legend(fontsize=7, frameon=False)
+    fig.subplots_adjust(bottom=0.22, wspace=0.25)
+    fig.text(0.01, 0.01, f"data: {d['source']}\n(paper: full MNIST, 60,000 / 10,000, 200 epochs)", fontsize=6,
+             color="0.4")
+    return _save(fig, out, "bnn_fig3a")
+
+
+def _table3_panel(js, out):
+    cells = js["cells"]
+    fig, ax = plt.subplots(figsize=(6.0, 3.8))
+    x = np.arange(len(cells))
+    for m, off, col in (("EWSG", -0.17, "C0"), ("SGHMC", 0.17, "C1")):
+        mu = [100 * (c["final"][m]["test_error"]["mean"] or np.nan) for c in cells]
+        se = [100 * (c["final"][m]["test_error"]["se"] or 0.0) for c in cells]
+        ax.errorbar(x + off, mu, yerr=2 * np.array(se), fmt="o", color=col,
+                    label=f"{m} ({'b, M' if m == 'EWSG' else 'b(M+1)'})")
+    ax.set_xticks(x, [f"b={c['b']}\nM+1={c['m_plus_one']}" for c in cells], fontsize=7)
+    ax.set_ylabel("test error [%] (±2 s.e. over chains)")
+    s = js["settings"]
+    ax.set_title(f"Table 3: EWSG vs SGHMC at equal data per update, {s['epochs']:g} epochs, h = sqrt(10/(b(M+1)n))",
+                 fontsize=8)
+    ax.legend(fontsize=7, frameon=False)
+    return _save(fig, out, "table3")
+
+
+def draw_bnn(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
+    """Draw Fig. 3a (training and test error vs epochs) and Table 3 (EWSG vs SGHMC per cell) from stored results.
+
+    Panels whose result files are absent are skipped.
+
+    Raises
+    ------
+    verify.errors.ResultFileError
+        A result file that is unreadable or lacks the columns a panel needs.
+    """
+    res, out = Path(results), Path(out)
+    sns.set_theme(style="whitegrid", context="paper")
+    paths = []
+    if (res / "bnn.csv").exists() and (res / "bnn.json").exists():
+        paths += _bnn_panel(read_csv(res / "bnn.csv"), read_json(res / "bnn.json"), out)
+    if (res / "table3.json").exists():
+        paths += _table3_panel(read_json(res / "table3.json"), out)
+    return paths
+
+
+_draw_all_without_bnn = draw_all
+
+
+def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:  # noqa: F811
+    """Every EWSG panel of the blocks above, then §5.3 / G.3 (:func:`draw_bnn`); returns the written paths."""
+    return _draw_all_without_bnn(results, out) + draw_bnn(results, out)
+
+
+__all__ += ["draw_bnn"]

