@@ -36,6 +36,8 @@ ALLOWED = {
     "verify.samplers": ("analytic", "verify.errors", "verify.estimators", "verify.integrators"),
     "verify.runner": ("verify.errors",),
     "verify.store": ("verify.errors",),
+    "verify.audit": ("analytic", "verify.errors", "verify.targets", "verify.estimators", "verify.measure",
+                     "verify.integrators", "verify.samplers", "verify.runner", "verify.store"),
     "verify.ledger": ("verify.store", "verify.errors"),
     "verify.cli": ("verify",),
     "verify": (),  # the package __init__ imports nothing
