@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
 
-.PHONY: all figures verify test bench calibrate baselines clean-results env
+.PHONY: all figures verify test bench calibrate baselines clean-results env audit
 
 all: figures
 
@@ -47,6 +47,10 @@ bench: $(STAMP)
 	$(PY) bench/bench_transport.py
 	$(PY) bench/bench_vrsg.py
 	$(PY) bench/bench_mlp.py
+
+## make audit: the audit battery (issue #15) on every toolkit sampler at the default scale -> results/audit/, figures/out/audit/
+audit: $(STAMP)
+	$(VENV)/bin/sgmcmc-verify audit toolkit --scale $(SCALE) --n-jobs $(N_JOBS) || test $$? -eq 1
 
 clean-results:
 	rm -rf results figures/out

@@ -156,20 +156,12 @@ def whitened_errors(mean, cov, target_mean, target_cov) -> tuple[float, float]:
     return float(np.linalg.norm(Wi @ (mean - target_mean))), float(np.linalg.norm(Wi @ cov @ Wi - np.eye(len(w))))
 
 
-def _moments(m1, m2, idx=None):
-    """Ensemble mean and covariance from per-chain time averages of θ (R, d) and θθᵀ (R, d, d)."""
-    if idx is not None:
-        m1, m2 = m1[idx], m2[idx]
-    mean = m1.mean(axis=0)
-    return mean, m2.mean(axis=0) - np.outer(mean, mean)
-
-
 @dataclass
 class SlopeWithFloor:
     """An error curve ``e(h)`` with its Monte Carlo floor and its log–log slope over the points above it.
 
     x : (m,) grid; err : (m,) measured errors; floor : (m,) the estimation floor (the error an exact
-    sampler would show: bootstrap mean of ``‖estimate* − estimate‖``); above : (m,) bool, ``err > 2·floor``;
+    sampler would show: bootstrap mean of ``‖v* − v‖`` for the signed error vector v); above : (m,) bool, ``err > 2·floor``;
     slope, ci : fitted order over the points above the floor (NaN when fewer than 2); boot : bootstrap
     slopes.
     """
@@ -200,19 +192,21 @@ def _ols(lx, ly):
     return np.sum(lxc * (ly - ly.mean(axis=-1, keepdims=True)), axis=-1) / np.sum(lxc**2, axis=-1)
 
 
-def bootstrap_error_slope(x, per_chain: list, err_fn: Callable[[Any], float], *, n_boot: int = 400,
+def bootstrap_error_slope(x, per_chain: list, vec_fn: Callable[[Any, Any], np.ndarray], *, n_boot: int = 400,
                           level: float = 0.95, rng: np.random.Generator | int = 0,
                           floor_factor: float = 2.0) -> SlopeWithFloor:
-    """Log–log slope of an error curve whose points are *functions* of realization averages.
+    """Log–log slope of an error curve ``e_j = ‖v_j‖`` whose signed error vectors are functions of averages
+    over realizations, with the Monte Carlo floor of every point.
 
     Parameters
     ----------
     x : (m,) array_like of float > 0
         The grid (h, or b).
     per_chain : list of m tuples of arrays
-        Point j's per-realization statistics; each array has the realizations on axis 0 (same R within a point).
-    err_fn : callable ``(tuple of arrays, idx or None) -> float``
-        The error of the estimate built from the rows ``idx`` of the point's arrays (``None``: all rows).
+        Point j's per-realization statistics; each array has the realizations on axis 0.
+    vec_fn : callable ``(tuple of arrays, idx or None) -> (k,) ndarray``
+        The signed error vector (estimate − truth, in the units whose Euclidean norm is the error) built
+        from the rows ``idx`` of the point's arrays (``None``: all rows).
     n_boot, level, rng :
         Bootstrap over realizations, independently at every grid point.
     floor_factor : float, default 2
@@ -221,9 +215,10 @@ def bootstrap_error_slope(x, per_chain: list, err_fn: Callable[[Any], float], *,
     Returns
     -------
     SlopeWithFloor
-        The floor of point j is the bootstrap mean of ``|e*_j − e_j|``-like spread measured as the
-        bootstrap mean distance of the estimate from itself (``err_fn`` on a resample minus the error at
-        the full sample, in absolute value) — what an unbiased sampler with the same noise would show.
+        ``floor_j`` is the bootstrap mean of ``‖v*_j − v_j‖``: the size of the estimate's own sampling
+        noise, i.e. the error an exact sampler would show with the same number of realizations. The
+        slope and its percentile interval are fitted on the points above the floor (log–log OLS on the
+        errors; in every bootstrap replicate on the replicate's errors ``‖v*_j‖``).
 
     Raises
     ------
@@ -234,13 +229,15 @@ def bootstrap_error_slope(x, per_chain: list, err_fn: Callable[[Any], float], *,
     if xs.ndim != 1 or xs.size != len(per_chain) or np.any(xs <= 0):
         raise ValueError(f"x must be {len(per_chain)} numbers > 0, got {x!r}")
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    err = np.array([err_fn(pc, None) for pc in per_chain])
+    vec = [np.asarray(vec_fn(pc, None), dtype=float) for pc in per_chain]
+    err = np.array([np.linalg.norm(v) for v in vec])
     boot = np.empty((n_boot, xs.size))
+    floor = np.empty(xs.size)
     for j, pc in enumerate(per_chain):
         R = pc[0].shape[0]
-        for b in range(n_boot):
-            boot[b, j] = err_fn(pc, rng.integers(0, R, R))
-    floor = np.sqrt(np.mean((boot - err) ** 2, axis=0))
+        vb = np.array([vec_fn(pc, rng.integers(0, R, R)) for _ in range(n_boot)])
+        boot[:, j] = np.linalg.norm(vb, axis=1)
+        floor[j] = np.mean(np.linalg.norm(vb - vec[j], axis=1))
     above = err > floor_factor * floor
     if above.sum() >= 2:
         lx = np.log(xs[above])

@@ -98,16 +98,13 @@ def stationary_moment_runs(factory, params, target, hL, chains, burn_in_time, sa
 
 
 def _err_fns(target):
-    mu, S = target.posterior_mean, target.posterior_cov
+    """Signed-vector functions of the mean and covariance errors (their norms are :func:`whitened_errors`)."""
 
     def e_mean(pc, idx):
-        m1 = pc[0] if idx is None else pc[0][idx]
-        return whitened_errors(m1.mean(axis=0), S, mu, S)[0]
+        return _signed(target, pc[0], pc[1], idx)[0]
 
     def e_cov(pc, idx):
-        m1, m2 = (pc[0], pc[1]) if idx is None else (pc[0][idx], pc[1][idx])
-        m = m1.mean(axis=0)
-        return whitened_errors(m, m2.mean(axis=0) - np.outer(m, m), mu, S)[1]
+        return _signed(target, pc[0], pc[1], idx)[1]
 
     return e_mean, e_cov
 

@@ -78,11 +78,14 @@ def multimodality_check(factory, params, settings, *, n_jobs=1) -> CheckResult:
     occ = float(out["occupancy"].mean())
     occ_se = float(out["occupancy"].std(ddof=1) / np.sqrt(R))
     sw = float(out["switches"].mean() / s.mixture_steps * 1000)
-    fmax = float(floor.max())
+    # the sampler's W2 carries the same sampling noise as the floor; "above" means beyond the floor's
+    # mean + 3 standard deviations of its replicates
+    fmax = float(floor.mean() + 3 * floor.std(ddof=1))
     if w2 <= fmax:
-        status, verdict = "pass", f"W2 = {w2:.3f} within the exact-vs-exact floor (max {fmax:.3f} of {floor.size}) ✓"
+        status, verdict = "pass", (f"W2 = {w2:.3f} within the exact-vs-exact floor ({floor.mean():.3f} + 3 s.d. = "
+                                   f"{fmax:.3f}, {floor.size} replicates) ✓")
     else:
-        status, verdict = "warn", (f"W2 = {w2:.3f} above the exact-vs-exact floor (mean {floor.mean():.3f}, max "
+        status, verdict = "warn", (f"W2 = {w2:.3f} above the exact-vs-exact floor ({floor.mean():.3f} + 3 s.d. = "
                                    f"{fmax:.3f}): a bias resolved at h = {s.mixture_step_size}")
     verdict += (f"; occupancy of +ā {occ:.3f} ± {occ_se:.3f} (exact {occ_exact:.3f}); "
                 f"{sw:.2f} switches per 1,000 steps")
@@ -90,4 +93,4 @@ def multimodality_check(factory, params, settings, *, n_jobs=1) -> CheckResult:
             "switches_per_1000": sw, "h": s.mixture_step_size, "steps": s.mixture_steps, "chains": R,
             "n": s.mixture_n, "cells": s.mixture_cells, "mass_at_boundary": grid.mass_at_boundary, "seed": seed}
     return CheckResult("multimodality (mixture)", f"W2 {w2:.3f} / floor {floor.mean():.3f}; occ {occ:.2f}",
-                       f"W2 ≤ floor; occupancy {occ_exact:.2f}", status, verdict, data)
+                       f"W2 ≤ floor + 3 s.d.; occupancy {occ_exact:.2f}", status, verdict, data)

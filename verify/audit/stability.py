@@ -78,10 +78,12 @@ def stability_check(factory, params, settings) -> CheckResult:
     elif not any(diverged):
         status, verdict = "info", f"no divergence up to h·L = {largest:.3g} (the end of the grid)"
     elif exact is not None:
-        ok = largest <= exact * (1 + 1e-9) and exact < largest * ratio ** 1.0001
+        # one grid cell either way: the grid's resolution, and just above the threshold the growth
+        # (spectral radius barely above 1) may not reach divergence_ratio within stability_steps
+        ok = exact / ratio ** 1.0001 <= largest <= exact * ratio ** 1.0001
         status = "pass" if ok else "warn"
         verdict = (f"largest stable h = {largest:.3g}/L (grid ratio {ratio:.3f}); exact linear threshold {exact:.3g}/L"
-                   + (" ✓" if ok else ": the measured threshold is not the exact one's grid cell"))
+                   + (" ✓" if ok else ": more than one grid cell from the exact threshold"))
     else:
         status, verdict = "info", f"largest stable h = {largest:.3g}/L (grid ratio {ratio:.3f}); no exact threshold"
     data = {"hL": grid, "diverged": diverged, "largest_stable_hL": largest, "exact_threshold_hL": exact, "L": L,

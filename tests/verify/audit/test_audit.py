@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
-import numpy as np
 import pytest
 
 from verify import samplers
@@ -12,46 +10,11 @@ from verify.audit import AuditSettings, audit, exact_recursion, load_factory
 from verify.audit.consistency import ORDER_TOLERANCE, consistency_check
 from verify.audit.cost import cost_check
 from verify.audit.stability import stability_check
-from verify.estimators.minibatch import FullGradient, UniformMinibatch
-from verify.integrators.base import OverdampedState, StepInfo
-from verify.integrators.overdamped import OverdampedEM
 from verify.targets import gaussian_means_target
 
+from support.audit import sgld_biased_gradient, sgld_missing_sqrt2, ula
+
 SMOKE = AuditSettings.at("smoke")
-
-
-def ula(target, step_size):
-    """Full-gradient overdamped EM (ULA): weakly first order for the stationary covariance."""
-    return OverdampedEM(target, step_size, FullGradient(), name="ULA")
-
-
-# ---- planted bugs (test-only subclasses) -------------------------------------------------------
-
-@dataclass(frozen=True, eq=False)
-class _NoSqrt2SGLD(OverdampedEM):
-    """SGLD with the noise √h ξ instead of √(2h) ξ: the stationary covariance is halved at every h."""
-
-    def _update(self, state, rng):
-        est = self.estimator(state.estimator_state, rng, self.target, state.position, self._context())
-        pos = state.position - self.step_size * est.gradient + np.sqrt(self.step_size) * rng.standard_normal(
-            state.position.shape)
-        return OverdampedState(pos, None, est.state, state.step + 1), StepInfo(est.evaluations, est.info), (pos,)
-
-
-class _OffsetMinibatch(UniformMinibatch):
-    """A biased stochastic gradient: the uniform minibatch plus a constant offset 5 in every coordinate."""
-
-    def __call__(self, *args, **kwargs):
-        e = super().__call__(*args, **kwargs)
-        return e._replace(gradient=e.gradient + 5.0)
-
-
-def sgld_missing_sqrt2(target, step_size, batch_size=1):
-    return _NoSqrt2SGLD(target, step_size, UniformMinibatch(batch_size), name="SGLD-missing-sqrt2")
-
-
-def sgld_biased_gradient(target, step_size, batch_size=1):
-    return OverdampedEM(target, step_size, _OffsetMinibatch(batch_size), name="SGLD-biased-gradient")
 
 
 # ---- check 1: consistency and weak order ---------------------------------------------------------
@@ -146,3 +109,28 @@ def test_bad_inputs_are_named():
     assert load_factory("verify.samplers:sgld") is samplers.sgld and load_factory("SGLD") is samplers.sgld
     with pytest.raises(ValueError, match="checks"):
         audit(samplers.sgld, scale="smoke", checks=("nope",))
+
+
+def test_cli_audit_exits_1_on_a_flagged_sampler_and_writes_the_page(tmp_path, capsys):
+    from verify.cli import main
+
+    rc = main(["audit", "support.audit:sgld_missing_sqrt2", "--scale", "smoke", "--name", "nosqrt2",
+               "--checks", "consistency_gaussian,cost", "--results", str(tmp_path / "results"),
+               "--out", str(tmp_path / "out")])
+    assert rc == 1
+    page = tmp_path / "out" / "audit" / "nosqrt2"
+    html = (page / "index.html").read_text()
+    assert "flagged" in html and "consistency.png" in html and "http" not in html  # relative links only
+    rows = json.loads((page / "summary.json").read_text())
+    assert [r["status"] for r in rows] == ["flagged", "pass"]
+    assert set(rows[0]) == {"check", "measured", "expected", "status", "detail"}
+    assert (page / "consistency.png").exists() and (page / "cost.png").exists()
+    out = capsys.readouterr().out
+    assert "flagged" in out and "does not go to 0" in out
+
+
+def test_cli_audit_rejects_bad_params(tmp_path):
+    from verify.cli import main
+
+    assert main(["audit", "SGLD", "--param", "oops", "--results", str(tmp_path)]) == 2
+    assert main(["audit", "SGLD", "--scale", "paper", "--results", str(tmp_path)]) == 2
