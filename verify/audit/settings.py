@@ -48,7 +48,7 @@ class AuditSettings(ScaledSettings):
         The fixed ``h·L`` of check 2; ``sg_batch_sizes`` the batch sizes b.
     ta_hL, ta_times : tuples of float
         The (h, T) grid of check 3 (T in units of ``1/λ_min``); ``ta_chains`` realizations per point.
-        The shortest T is 4/λ_min: the bound's ``C1/T`` is an asymptotic statement, and the underdamped
+        The shortest T is 8/λ_min: the bound's ``C1/T`` is an asymptotic statement, and the underdamped
         samplers at γ = 15 relax on a time ``≈ 2/γ ≈ 6.7/λ_min`` on the §5.1 target.
     mixture_n, mixture_step_size, mixture_steps, mixture_chains, mixture_cells, mixture_floor_reps :
         Check 4 on HSG-HMC's 2-D mixture: N, h, steps per chain, chains (= points of each W2),
@@ -74,7 +74,7 @@ class AuditSettings(ScaledSettings):
     sg_hL: float = 0.02
     sg_batch_sizes: tuple = (1, 2, 5, 10, 25, 50)
     ta_hL: tuple = _geom(5e-3, 4e-2, 4)
-    ta_times: tuple = (4.0, 16.0, 64.0)
+    ta_times: tuple = (8.0, 32.0, 128.0)
     ta_chains: int = 1000
     mixture_n: int = 500
     mixture_step_size: float = 0.05
@@ -95,7 +95,7 @@ class AuditSettings(ScaledSettings):
     SCALE_OVERRIDES: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "smoke": {"consistency_hL": _geom(4e-3, 8e-2, 6), "consistency_chains": 500, "sample_time": 10.0,
                   "block_size": 500, "sg_batch_sizes": (1, 5, 25), "ta_hL": _geom(1e-2, 4e-2, 3),
-                  "ta_times": (4.0, 16.0, 32.0), "ta_chains": 300, "mixture_steps": 1000, "mixture_chains": 300,
+                  "ta_times": (8.0, 32.0, 64.0), "ta_chains": 300, "mixture_steps": 1000, "mixture_chains": 300,
                   "mixture_cells": 200, "mixture_floor_reps": 10, "stability_steps": 500, "stability_chains": 8,
                   "cost_n": (100, 1000, 10_000), "cost_chains": 200, "cost_steps": 100, "cost_repeats": 2},
     }

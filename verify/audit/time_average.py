@@ -75,7 +75,8 @@ def time_average_check(factory, params, settings, *, n_jobs=1) -> CheckResult:
         status, verdict = "pass", f"{terms}; relative misfit {fit.rel_rmse:.2f}: the bound's form describes the data ✓"
     else:
         status, verdict = "warn", (f"{terms}; relative misfit {fit.rel_rmse:.2f} > {FIT_RMSE_OK}: the MSE does not "
-                                   "follow C1/T + C2 h/T + C3 h² (a bias that does not vanish with h?)")
+                                   "follow C1/T + C2 h/T + C3 h² (T not yet asymptotic for this sampler, T = Kh not its "
+                                   "time, or a bias that does not vanish with h)")
     data = {"grid": rows, "fit": fit.as_dict(), "chains": s.ta_chains, "seed": seed, "test_function": "whitened |θ−μ|²"}
     return CheckResult("time-average MSE", f"misfit {fit.rel_rmse:.2f}; C3 = {c[2]:.3g}",
                        "C1/T + C2 h/T + C3 h²", status, verdict, data)
