@@ -103,7 +103,7 @@ def _consistency(res: Path, out: Path) -> list[Path]:
         ax.set(xlabel="step size h", ylabel="stationary error", title=f"{r['check']}: {d['target']}")
         ax.legend(fontsize=7)
     fig.suptitle("Check 1: error vs h (shaded: 2× the Monte Carlo floor)", fontsize=10)
-    return save_figure(fig, out, "consistency")
+    return save_figure(fig, out, "consistency", plain_log_minor_ticks=True)
 
 
 def _sg(res: Path, out: Path) -> list[Path]:
@@ -120,7 +120,7 @@ def _sg(res: Path, out: Path) -> list[Path]:
     ax.set(xlabel="batch size b", ylabel="covariance error", title=f"Check 2: h·L = {d['hL']}")
     ax.set_ylim(max(np.min(d["cov"]["floor"]) / 3, 1e-6), 3 * max(np.max(d["cov"]["err"]), 2 * np.max(d["cov"]["floor"])))
     ax.legend(fontsize=8)
-    return save_figure(fig, out, "sg_sensitivity")
+    return save_figure(fig, out, "sg_sensitivity", plain_log_minor_ticks=True)
 
 
 def _time_average(res: Path, out: Path) -> list[Path]:
@@ -141,7 +141,7 @@ def _time_average(res: Path, out: Path) -> list[Path]:
     ax.set(xscale="log", yscale="log", xlabel="time T = Kh", ylabel="MSE of the time average",
            title=f"Check 3: fit C1/T + C2 h/T + C3 h² (misfit {d['fit']['rel_rmse']:.2f})")
     ax.legend(fontsize=8)
-    return save_figure(fig, out, "time_average")
+    return save_figure(fig, out, "time_average", plain_log_minor_ticks=True)
 
 
 def _mixture(res: Path, out: Path) -> list[Path]:
@@ -159,7 +159,7 @@ def _mixture(res: Path, out: Path) -> list[Path]:
     a2.set(xticks=[0, 1], xticklabels=["exact", "sampler"], ylabel="occupancy of the +ā mode",
            title=f"{d['switches_per_1000']:.2f} switches / 1,000 steps")
     fig.suptitle(f"Check 4: HSG-HMC mixture, h = {d['h']}", fontsize=10)
-    return save_figure(fig, out, "multimodality")
+    return save_figure(fig, out, "multimodality", plain_log_minor_ticks=True)
 
 
 def _stability(res: Path, out: Path) -> list[Path]:
@@ -175,7 +175,7 @@ def _stability(res: Path, out: Path) -> list[Path]:
         ax.axvline(d["exact_threshold_hL"], color="k", ls="--", label="exact threshold")
     ax.set(yticks=[], xlabel="h · L", title="Check 5: stiff Gaussian (condition number 100)")
     ax.legend(fontsize=8)
-    return save_figure(fig, out, "stability")
+    return save_figure(fig, out, "stability", plain_log_minor_ticks=True)
 
 
 def _cost(res: Path, out: Path) -> list[Path]:
@@ -190,7 +190,7 @@ def _cost(res: Path, out: Path) -> list[Path]:
     a2.loglog(n, [x["seconds_per_step"] for x in rows], "o-")
     a2.set(xlabel="n", ylabel=f"seconds / step ({r['data']['chains']} chains)")
     fig.suptitle("Check 6: cost vs n", fontsize=10)
-    return save_figure(fig, out, "cost")
+    return save_figure(fig, out, "cost", plain_log_minor_ticks=True)
 
 
 _PANELS = (("consistency", _consistency), ("sg_sensitivity", _sg), ("time_average", _time_average),

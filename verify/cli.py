@@ -253,7 +253,7 @@ def _audit(a, log) -> int:
     from verify.audit import TOOLKIT_AUDIT, audit
     from verify.store.registry import figure_modules
 
-    draw_sampler = figure_modules()["audit"].draw_sampler   # figures are found at run time, as `figures` does
+    fig = figure_modules()["audit"]   # figures are found at run time, as `figures` does
 
     if a.scale not in ("smoke", "default"):
         raise ValueError(f"audit scale must be smoke or default, got {a.scale!r}")
@@ -275,12 +275,13 @@ def _audit(a, log) -> int:
     for spec, name, p, o in jobs:
         rep = audit(spec, p, scale=a.scale, name=name, expected_order=o, results=a.results, n_jobs=a.n_jobs, log=log,
                     checks=checks)
-        draw_sampler(Path(rep["path"]), Path(a.out) / "audit" / rep["name"])
+        fig.draw_sampler(Path(rep["path"]), Path(a.out) / "audit" / rep["name"])
         print(f"== audit {rep['name']} ({a.scale}, {rep['total_seconds']:.0f} s): {rep['path']}")
         for r in rep["rows"]:
             print(f"  {r['status']:12s} {r['check']:28s} {r['measured']}")
             print(f"  {'':12s} {r['detail']}")
         flagged = flagged or bool(rep["flagged"])
+    fig.draw_all(Path(a.results) / "audit", Path(a.out) / "audit")   # the listing of every audited sampler
     return 1 if flagged else 0
 
 

@@ -125,6 +125,7 @@ def test_cli_audit_exits_1_on_a_flagged_sampler_and_writes_the_page(tmp_path, ca
     assert [r["status"] for r in rows] == ["flagged", "pass"]
     assert set(rows[0]) == {"check", "measured", "expected", "status", "detail"}
     assert (page / "consistency.png").exists() and (page / "cost.png").exists()
+    assert "nosqrt2/index.html" in (tmp_path / "out" / "audit" / "index.html").read_text()
     out = capsys.readouterr().out
     assert "flagged" in out and "does not go to 0" in out
 
