@@ -11,7 +11,12 @@ equation), the order is fitted on them, and the Monte Carlo estimate is checked 
 
 A consistent sampler has errors that go to 0 as h → 0; a planted bug (a missing √2 in the noise: the
 covariance is halved at every h; a constant gradient offset: the mean is shifted at every h) gives an
-error that does not, and is flagged.
+error that does not, and is flagged. The rule (:func:`order_verdict`): the signed whitened errors are
+extrapolated to h = 0 by a quadratic in h (:func:`extrapolated_error`); the sampler is flagged when the
+intercept is more than ``FLAG_FACTOR`` bootstrap standard errors from 0, at least half the error at the
+smallest h, and the error has stopped decreasing over the three smallest h (slope interval below
+``VANISHING_SLOPE``). A significant intercept with an error still decreasing there is a ``warn``: a
+slowly vanishing error and a constant one cannot be told apart on a finite grid.
 
 References
 ----------
