@@ -380,8 +380,9 @@ class AnisotropicGaussianMeansTarget(_UnitQuadraticCenters):
         return (theta[:, None, :] - self.centers[idx]) * self.precision
 
     def data_gradient_sum_exact(self, theta, idx):
-        """``Σ_j P(θ_c − c_{idx[c, j]})``: (chains, d), idx (chains, b) → (chains, d)."""
-        return super().data_gradient_sum_exact(theta, idx) * self.precision
+        """``Σ_j P(θ_c − c_{idx[c, j]})``: (chains, d), idx (chains, b) → (chains, d); the per-datum reference
+        sum itself (bit-identical to ``data_gradients(θ, idx).sum(axis=1)`` by construction)."""
+        return self.data_gradients(theta, idx).sum(axis=1)
 
     @property
     def hessian(self) -> np.ndarray:
