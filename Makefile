@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
 
-.PHONY: all figures verify test bench calibrate baselines clean-results env test-peers report-check
+.PHONY: all figures verify test bench calibrate baselines clean-results env test-peers report-check audit
 
 all: figures
 
@@ -62,6 +62,10 @@ report-check: $(STAMP)
 	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 	@test -f results/claims.json || test -f figures/out/REPORT.html || { echo "no report yet: run make verify (or sgmcmc-verify report --no-run on stored results)"; exit 1; }
 	$(PY) -m verify.ledger.report_check --out figures/out --claims results/claims.json
+
+## make audit: the audit battery (issue #15) on every toolkit sampler at the default scale -> results/audit/, figures/out/audit/
+audit: $(STAMP)
+	$(VENV)/bin/sgmcmc-verify audit toolkit --scale $(SCALE) --n-jobs $(N_JOBS) || test $$? -eq 1
 
 clean-results:
 	rm -rf results figures/out

@@ -37,6 +37,8 @@ ALLOWED = {
     "verify.runner": ("verify.errors",),
     "verify.peers": ("analytic", "verify.errors", "verify.targets", "verify.estimators", "verify.integrators"),
     "verify.store": ("verify.errors",),
+    "verify.audit": ("analytic", "verify.errors", "verify.targets", "verify.estimators", "verify.measure",
+                     "verify.integrators", "verify.samplers", "verify.runner", "verify.store"),
     "verify.ledger": ("verify.store", "verify.errors"),
     "verify.cli": ("verify",),
     "verify": (),  # the package __init__ imports nothing

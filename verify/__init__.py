@@ -38,6 +38,9 @@ Module map
 ``measure.transport``           exact and Sinkhorn W2 (POT), batch solves
 ``measure.rates``               slopes with bootstrap intervals, the joint bound fit
 ``measure.predictive``          posterior-predictive averages, classification error, log loss
+``audit``                       the audit battery (issue #15): six checks any sampler factory runs through
+                                (consistency / order, SG sensitivity, time-average bound, mixture W2,
+                                stability, cost), :func:`verify.audit.audit`; ``sgmcmc-verify audit``
 ``ledger.claims``               claims, verdicts, the registry of claims
 ``ledger.report``               claims.json, REPORT.md / REPORT.html
 ``ledger.baseline``             smoke-scale regression against committed baselines

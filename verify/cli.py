@@ -12,6 +12,9 @@ Examples
     sgmcmc-verify verify --scale default      # run all + figures + report (what `make verify` does)
     sgmcmc-verify baseline --check            # smoke-scale regression against paper_repro/baselines/
     sgmcmc-verify baseline --refresh          # rewrite the baselines on purpose
+    sgmcmc-verify audit verify.samplers:sgld --scale smoke --name SGLD   # the audit battery (issue #15)
+    sgmcmc-verify audit SGHMC --param friction=15                       # a toolkit sampler by name
+    sgmcmc-verify audit toolkit --scale default                         # every toolkit sampler (make audit)
 
 Errors are one readable line on stderr (exit status 2) unless ``--debug`` is given.
 """
@@ -214,7 +217,72 @@ def build_parser():
     g.add_argument("--refresh", action="store_true")
     sp.add_argument("--results", default=None, help="where to run the smoke experiments (default: a temp dir)")
     sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
+    sp = sub.add_parser("audit", help="run the audit battery on a sampler factory (PACKAGE.MODULE:FACTORY, a "
+                                      "toolkit sampler name, or 'toolkit' for all of them)")
+    sp.add_argument("factory")
+    sp.add_argument("--scale", default="default", help="smoke | default")
+    sp.add_argument("--name", default=None, help="folder name under results/audit/ (default: the factory's name)")
+    sp.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="a factory keyword argument (a Python literal, e.g. friction=15); repeatable")
+    sp.add_argument("--expected-order", default="1", help="weak order the theory gives (a number, or 'none')")
+    sp.add_argument("--checks", default=None, help="comma-separated subset of the checks (default: all)")
+    sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
+    sp.add_argument("--results", default="results")
+    sp.add_argument("--out", default="figures/out")
     return p
+
+
+def _parse_params(items) -> dict:
+    """``--param KEY=VALUE`` items → a dict; values are Python literals when they parse as one, else strings."""
+    import ast
+
+    out = {}
+    for item in items:
+        key, sep, val = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"--param expects KEY=VALUE with KEY a Python name, got {item!r}")
+        try:
+            out[key] = ast.literal_eval(val)
+        except (ValueError, SyntaxError):
+            out[key] = val
+    return out
+
+
+def _audit(a, log) -> int:
+    """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table; 1 if anything is flagged."""
+    from verify.audit import TOOLKIT_AUDIT, audit
+    from verify.store.registry import figure_modules
+
+    fig = figure_modules()["audit"]   # figures are found at run time, as `figures` does
+
+    if a.scale not in ("smoke", "default"):
+        raise ValueError(f"audit scale must be smoke or default, got {a.scale!r}")
+    order = None if a.expected_order.lower() == "none" else float(a.expected_order)
+    params = _parse_params(a.param)
+    if a.factory == "toolkit":
+        if a.name or params:
+            raise ValueError("'audit toolkit' takes no --name or --param (each sampler uses its TOOLKIT_AUDIT entry)")
+        jobs = [(nm, nm, p, o) for nm, (p, o) in TOOLKIT_AUDIT.items()]
+    elif a.factory in TOOLKIT_AUDIT and not params:
+        p, o = TOOLKIT_AUDIT[a.factory]
+        jobs = [(a.factory, a.name or a.factory, p, o if a.expected_order == "1" else order)]
+    else:
+        jobs = [(a.factory, a.name, params, order)]
+    from verify.audit import CHECKS
+
+    checks = CHECKS if a.checks is None else tuple(c.strip() for c in a.checks.split(",") if c.strip())
+    flagged = False
+    for spec, name, p, o in jobs:
+        rep = audit(spec, p, scale=a.scale, name=name, expected_order=o, results=a.results, n_jobs=a.n_jobs, log=log,
+                    checks=checks)
+        fig.draw_sampler(Path(rep["path"]), Path(a.out) / "audit" / rep["name"])
+        print(f"== audit {rep['name']} ({a.scale}, {rep['total_seconds']:.0f} s): {rep['path']}")
+        for r in rep["rows"]:
+            print(f"  {r['status']:12s} {r['check']:28s} {r['measured']}")
+            print(f"  {'':12s} {r['detail']}")
+        flagged = flagged or bool(rep["flagged"])
+    fig.draw_all(Path(a.results) / "audit", Path(a.out) / "audit")   # the listing of every audited sampler
+    return 1 if flagged else 0
 
 
 def _n_jobs(n: int) -> int:
@@ -277,6 +345,8 @@ def main(argv=None) -> int:
             recs = _report(a, log)
             for r in recs:
                 print(f"{r['status']:13s} {r['id']}")
+        elif a.cmd == "audit":
+            return _audit(a, log)
         elif a.cmd == "baseline":
             from verify.ledger.baseline import check, refresh
             if a.refresh:

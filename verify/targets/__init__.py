@@ -5,7 +5,8 @@ module             contents
 =================  ====================================================================================
 ``base``           :class:`FiniteSumPotential`, the protocol every estimator and integrator relies on
 ``gaussian``       :class:`GaussianMeansTarget` (EWSG §5.1, exact laws), :class:`GaussianTarget` (one datum),
-                   :class:`GaussianMeanModel` (vrSG-MCMC §5: x_i ~ N(θ, 1), θ ~ N(0, 1))
+                   :class:`GaussianMeanModel` (vrSG-MCMC §5: x_i ~ N(θ, 1), θ ~ N(0, 1)),
+                   :class:`AnisotropicGaussianMeansTarget` (``½(θ − c_i)ᵀP(θ − c_i)``; the audit battery)
 ``mixtures``       :class:`HSGMixtureTarget` (HSG-HMC Table 2) with grid quadrature, exact draws and the
                    constants of its Assumptions 1–3; :class:`LSMixtureTarget` (LS-SGLD §4.1.2)
 ``logistic``       :class:`LogisticRegressionTarget` = likelihood × prior (:class:`GaussianPrior`,
@@ -17,7 +18,7 @@ module             contents
 =================  ====================================================================================
 """
 from .base import FiniteSumPotential
-from .gaussian import (EWSG_GAUSSIAN_SEED, VRSG_GAUSSIAN_SEED, GaussianMeanModel, GaussianMeansTarget, GaussianTarget,
+from .gaussian import (EWSG_GAUSSIAN_SEED, AnisotropicGaussianMeansTarget, anisotropic_gaussian_means_target, VRSG_GAUSSIAN_SEED, GaussianMeanModel, GaussianMeansTarget, GaussianTarget,
                        gaussian_means_target, vrsg_gaussian_target)
 from .logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
 from .mlp import MLPClassifierTarget
@@ -28,4 +29,5 @@ __all__ = ["FiniteSumPotential", "GaussianMeansTarget", "gaussian_means_target",
            "GaussianTarget", "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED", "LogisticRegressionTarget",
            "MLPClassifierTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
            "hsg_mixture_target", "MIXTURE_SEED", "LSMixtureTarget", "mixture_centers", "GridDensity", "grid_density",
-           "sample_from_grid", "AssumptionConstants", "assumption_constants"]
+           "sample_from_grid", "AssumptionConstants", "assumption_constants", "AnisotropicGaussianMeansTarget",
+           "anisotropic_gaussian_means_target"]

@@ -26,7 +26,8 @@ from ..errors import check_finite_array, check_positive, check_positive_int
 from .base import CentersTarget
 
 __all__ = ["GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED", "GaussianTarget",
-           "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED"]
+           "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED", "AnisotropicGaussianMeansTarget",
+           "anisotropic_gaussian_means_target"]
 
 #: Seed of the c_i draw for the EWSG §5.1 target (``numpy.random.default_rng(EWSG_GAUSSIAN_SEED)``).
 EWSG_GAUSSIAN_SEED = 20210501
@@ -346,3 +347,102 @@ def vrsg_gaussian_target(n: int = 1000, dim: int = 1, seed: int = VRSG_GAUSSIAN_
             raise ValueError(f"generating_theta must be finite, got {generating_theta!r}")
         theta = np.full(dim, g)
     return GaussianMeanModel(theta + noise)
+
+
+@dataclass(frozen=True, eq=False)
+class AnisotropicGaussianMeansTarget(_UnitQuadraticCenters):
+    """``V(θ) = Σ_i ½(θ − c_i)ᵀ P (θ − c_i)`` with ``P = diag(precision)``: an anisotropic Gaussian finite sum.
+
+    Parameters
+    ----------
+    centers : (n, d) array_like of float64
+        The data ``c_i``.
+    precision : (d,) array_like of float64
+        The diagonal of ``P``, every entry > 0. ``P = I`` is :class:`GaussianMeansTarget`.
+
+    Raises
+    ------
+    ValueError
+        ``centers`` not finite or not ``(n, d)``; ``precision`` not ``d`` finite numbers > 0.
+
+    Notes
+    -----
+    The posterior is ``N(c̄, (nP)⁻¹)``; the Hessian is ``nP`` (``L = n max P``, ``λ_min = n min P``, condition
+    number ``max P / min P``). Per-datum gradient ``∇V_i(θ) = P(θ − c_i)``, O(b d) per chain. Every ``V_i``
+    has Hessian ``P``: the minibatch noise ``−(n/b) Σ_j P(c_{I_j} − c̄)`` does not depend on θ and has
+    covariance ``P Q₀ P`` with ``Q₀`` the one of :func:`analytic.linear_samplers.minibatch_noise_covariance`,
+    so SGLD and underdamped EM on this target are linear recursions with known laws. The audit battery
+    (:mod:`verify.audit`) uses it for its anisotropic consistency check and its stiff stability check.
+
+    Examples
+    --------
+    >>> t = AnisotropicGaussianMeansTarget(np.array([[0.0, 0.0], [2.0, 2.0]]), precision=[1.0, 4.0])
+    >>> t.hessian
+    array([[2., 0.],
+           [0., 8.]])
+    >>> t.full_gradient(t.posterior_mean[None])
+    array([[0., 0.]])
+    """
+
+    precision: np.ndarray = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        p = check_finite_array("precision", self.precision, ndim=1)
+        if p.size != self.dim or np.any(p <= 0):
+            raise ValueError(f"precision must hold {self.dim} numbers > 0, got {self.precision!r}")
+        object.__setattr__(self, "precision", p)
+
+    def data_gradients(self, theta, idx):
+        return (theta[:, None, :] - self.centers[idx]) * self.precision
+
+    def data_gradient_sum_exact(self, theta, idx):
+        """``Σ_j P(θ_c − c_{idx[c, j]})``: (chains, d), idx (chains, b) → (chains, d); the per-datum reference
+        sum itself (bit-identical to ``data_gradients(θ, idx).sum(axis=1)`` by construction)."""
+        return self.data_gradients(theta, idx).sum(axis=1)
+
+    @property
+    def hessian(self) -> np.ndarray:
+        """``∇²V = n P``, shape ``(d, d)``."""
+        return self.n * np.diag(self.precision)
+
+    @property
+    def posterior_mean(self) -> np.ndarray:
+        """``c̄``, shape ``(d,)``."""
+        return self.centers.mean(axis=0)
+
+    @property
+    def posterior_cov(self) -> np.ndarray:
+        """``(nP)⁻¹``, shape ``(d, d)``."""
+        return np.diag(1.0 / (self.n * self.precision))
+
+    def full_gradient(self, theta):
+        return self.n * (theta - self.posterior_mean) * self.precision
+
+    def potential(self, theta):
+        c0 = self.centers - self.posterior_mean
+        return (0.5 * self.n * np.sum(self.precision * (theta - self.posterior_mean) ** 2, axis=-1)
+                + 0.5 * np.sum(self.precision * c0**2))
+
+
+def anisotropic_gaussian_means_target(precision, n: int = 50, seed: int = EWSG_GAUSSIAN_SEED
+                                      ) -> AnisotropicGaussianMeansTarget:
+    """:class:`AnisotropicGaussianMeansTarget` with ``c_i ~ N(0, I_d)`` from ``default_rng(seed)``, ``d = len(precision)``.
+
+    The centres are the draw of :func:`gaussian_means_target` (same ``n``, ``d``, ``seed``), so
+    ``precision = (1, …, 1)`` gives back the EWSG §5.1 target.
+
+    Raises
+    ------
+    ValueError
+        ``n`` not a positive integer; ``precision`` not finite numbers > 0.
+
+    Examples
+    --------
+    >>> t = anisotropic_gaussian_means_target([1.0, 0.25])
+    >>> t.n, t.dim, float(t.hessian[1, 1])
+    (50, 2, 12.5)
+    """
+    p = check_finite_array("precision", precision, ndim=1)
+    base = gaussian_means_target(n, p.size, seed)
+    return AnisotropicGaussianMeansTarget(base.centers, p)

@@ -19,3 +19,29 @@ def test_exact_sum_is_bit_identical_to_per_datum_sum(n, d, chains, b, cls):
     np.testing.assert_array_equal(sum_data_gradients(t, theta, idx), ref)
     g = minibatch_gradient(t, theta, idx)
     np.testing.assert_array_equal(g, t.prior_gradient(theta) + (n / b) * ref)
+
+
+def test_anisotropic_target_gradients_posterior_and_reduction_to_the_isotropic_one():
+    from verify.targets import AnisotropicGaussianMeansTarget, anisotropic_gaussian_means_target, gaussian_means_target
+
+    t = anisotropic_gaussian_means_target([1.0, 0.25, 4.0], n=30)
+    rng = np.random.default_rng(0)
+    theta = rng.standard_normal((7, 3))
+    all_idx = np.tile(np.arange(t.n), (7, 1))
+    np.testing.assert_allclose(t.data_gradients(theta, all_idx).sum(axis=1), t.full_gradient(theta), rtol=1e-12,
+                               atol=1e-12)
+    idx = rng.integers(0, t.n, (7, 5))
+    np.testing.assert_array_equal(t.data_gradient_sum_exact(theta, idx), t.data_gradients(theta, idx).sum(axis=1))
+    np.testing.assert_allclose(t.posterior_cov @ t.hessian, np.eye(3), atol=1e-14)
+    np.testing.assert_allclose(t.full_gradient(t.posterior_mean[None]), 0.0, atol=1e-12)
+    # V(θ) − V(μ) = ½ (θ − μ)ᵀ H (θ − μ)
+    z = theta - t.posterior_mean
+    np.testing.assert_allclose(t.potential(theta) - t.potential(t.posterior_mean[None]),
+                               0.5 * np.einsum("ci,ij,cj->c", z, t.hessian, z), rtol=1e-10)
+    iso, ref = anisotropic_gaussian_means_target([1.0, 1.0]), gaussian_means_target()
+    np.testing.assert_array_equal(iso.centers, ref.centers)
+    np.testing.assert_allclose(iso.full_gradient(theta[:, :2]), ref.full_gradient(theta[:, :2]), rtol=1e-14)
+    with pytest.raises(ValueError, match="precision"):
+        AnisotropicGaussianMeansTarget(ref.centers, np.array([1.0, -1.0]))
+    with pytest.raises(ValueError, match="precision"):
+        AnisotropicGaussianMeansTarget(ref.centers, np.array([1.0]))
