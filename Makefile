@@ -41,12 +41,13 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
-## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass
+## make bench: chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass, per-pass cost of the Table 1 methods (FlyMC included)
 bench: $(STAMP)
 	$(PY) bench/bench_samplers.py
 	$(PY) bench/bench_transport.py
 	$(PY) bench/bench_vrsg.py
 	$(PY) bench/bench_mlp.py
+	$(PY) bench/bench_flymc.py
 
 clean-results:
 	rm -rf results figures/out

@@ -367,8 +367,8 @@ class Table1Settings(ScaledSettings):
                                                       "FlyMC": 5e-3})
     flymc_proposal: str = "random_walk"
     chains: int = 100
-    runs: int = 10
-    passes: float = 5.0
+    runs: int = 20
+    passes: float = 10.0
     first_pass_every: float = 0.1
     later_every: float = 0.5
     seed: int = 20210520
