@@ -35,7 +35,7 @@ def _curve(rows, method, x, y):
 
 def draw_table1(res: Path, out: Path) -> list[Path]:
     """Fig. 2a-b: accuracy and log-likelihood vs data passes and vs wall time (mean ± s.d. over runs)."""
-    rows = read_csv(res / "table1_curves.csv")
+    rows = read_csv(res / "table1_curves.csv", ("method", "run", "passes", "wall_time", "accuracy", "loglik"))
     js = read_json(res / "table1.json")
     fig, axes = plt.subplots(2, 2, figsize=(9, 6.4))
     for j, m in enumerate(_METHODS):
@@ -66,9 +66,9 @@ def draw_table1(res: Path, out: Path) -> list[Path]:
 def draw_fig6(res: Path, out: Path) -> list[Path]:
     """Fig. 6a-d: FlyMC's data per iteration, autocorrelations of FlyMC / EWSG / MH, EWSG's and FlyMC's samples."""
     js = read_json(res / "g1.json")
-    used = read_csv(res / "g1_used.csv")
-    acf = read_csv(res / "g1_acf.csv")
-    tr = read_csv(res / "g1_traces.csv")
+    used = read_csv(res / "g1_used.csv", ("chain", "iteration", "data_used"))
+    acf = read_csv(res / "g1_acf.csv", ("method", "chain", "coordinate", "lag", "acf"))
+    tr = read_csv(res / "g1_traces.csv", ("method", "chain", "iteration", "mu", "log_sigma"))
     fig, axes = plt.subplots(1, 4, figsize=(14, 3.4))
     n = js["n_data"]
     axes[0].hist([r["data_used"] / n for r in used], bins=40, color="C4")

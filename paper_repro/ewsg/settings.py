@@ -381,7 +381,7 @@ class Table1Settings(ScaledSettings):
 
     def inputs(self) -> dict:
         name = self.dataset_name()
-        return {"data": data_identity(name) if name == "covtype" else {"name": "caravan", "builtin": True}}
+        return {"data": [data_identity(name) if name == "covtype" else {"name": "caravan", "builtin": True}]}
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,15 @@ def test_covtype_file_replaces_the_stand_in(monkeypatch):
     cfg = Table1Settings.at("smoke")
     target, test, source = table1_data(cfg)
     assert "covtype" in source and target.dim == 55 and target.n + test.y.size == 12
-    assert cfg.dataset_name() == "covtype" and cfg.inputs()["data"]["sha256"]
+    assert cfg.dataset_name() == "covtype" and cfg.inputs()["data"][0]["sha256"]
+    from types import SimpleNamespace
+
+    from verify.cli import _warn_unused_data
+    from verify.store.registry import get_experiment
+
+    logged = []
+    _warn_unused_data([get_experiment("ewsg.table1")], SimpleNamespace(data=["covtype=x"], scale="smoke"), logged.append)
+    assert logged == []  # --data covtype is read by ewsg.table1
 
 
 def test_map_point_is_a_stationary_point():
@@ -115,3 +123,19 @@ def test_autocorrelation_of_an_ar1_series():
 
 def test_claim_constants():
     assert C.PAPER_ITERATIONS_PER_PASS == pytest.approx(9296.19, rel=1e-5)
+
+
+def test_figures_draw_from_stored_results_and_refuse_a_bad_file(results, tmp_path):
+    from figures.ewsg_flymc import draw_flymc
+    from verify.errors import ResultFileError
+
+    paths = draw_flymc(results / "ewsg", tmp_path / "o")
+    assert sorted(p.name for p in paths) == ["fig6.pdf", "fig6.png", "table1_fig2.pdf", "table1_fig2.png"]
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for f in ("table1.json",):
+        (bad / f).write_bytes((results / "ewsg" / f).read_bytes())
+    (bad / "table1_curves.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(ResultFileError) as e:
+        draw_flymc(bad, tmp_path / "o2")
+    assert "table1_curves.csv" in str(e.value)
