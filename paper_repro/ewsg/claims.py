@@ -1148,3 +1148,25 @@ FLYMC_CLAIMS = [
        _g1_far, "ewsg/fig6.png"),
 ]
 register(*FLYMC_CLAIMS)
+
+
+def _table1_metric(root):
+    s = _t1(root)["summary"]
+    return {f"{m} loglik_1pass": (v["loglik_1pass"]["mean"], v["loglik_1pass"]["se"]) for m, v in s.items()}
+
+
+def _g1_metric(root):
+    js = _g1(root)
+    out = {}
+    for m in ("FlyMC", "MH"):
+        d = js["methods"][m]
+        for j, c in enumerate(("mu", "log_sigma")):
+            tau = max(1.0, float(np.mean([v for k, v in d["iat"].items() if k.startswith(c + "/")])))
+            out[f"{m} mean {c}"] = (d["mean"][j], d["sd"][j] * np.sqrt(tau / d["samples"]))  # MCSE with the IAT
+    return out
+
+
+BASELINE_METRICS.update({
+    "ewsg.table1.ewsg_loglik_comparable_to_flymc": _table1_metric,
+    "ewsg.g1.flymc_far_from_posterior": _g1_metric,
+})
