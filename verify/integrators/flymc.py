@@ -20,7 +20,8 @@ The product of all bounds collapses to sufficient statistics (a quadratic ``log 
    carried in the state, updated exactly when z changes and replaced when θ moves).
 
 Evaluations (per-datum likelihood-or-gradient evaluations, the papers' unit of a data pass) per chain
-and step are ``m + K``; :class:`~verify.integrators.base.StepInfo` carries their mean over chains,
+and step are ``m + K``, and so is the work: the bright pairs are kept as a flat key list next to the dense
+``(chains, n)`` brightness array, which is updated in place, so a step costs O(m log m + K d), not O(n); :class:`~verify.integrators.base.StepInfo` carries their mean over chains,
 ``info`` the bright fraction, the data used, the acceptance rate and the count of bound violations
 (a datum with ``L_n < B_n`` at a θ of positive prior: the bound is not a lower bound there, and the
 chain is no longer exact — an experiment must report it).
@@ -51,12 +52,14 @@ PROPOSALS = ("random_walk", "mala")
 
 
 class FlyMCState(NamedTuple):
-    """position (chains, d); bright (chains, n) bool; bright_term (chains,) ``Σ_bright log(L_n/B_n − 1)`` at θ;
-    bright_grad (chains, d) its gradient (MALA; zeros for the random walk); data_used (chains,) evaluations of
-    the last step; step : int."""
+    """position (chains, d); bright (chains, n) bool, updated *in place* by the next step (a state shares it with
+    its successor); bright_keys (K,) int64 the bright pairs as ``chain * n + datum``, unordered; bright_term
+    (chains,) ``Σ_bright log(L_n/B_n − 1)`` at θ; bright_grad (chains, d) its gradient (MALA; zeros for the random
+    walk); data_used (chains,) evaluations of the last step; step : int."""
 
     position: np.ndarray
     bright: np.ndarray
+    bright_keys: np.ndarray
     bright_term: np.ndarray
     bright_grad: np.ndarray
     data_used: np.ndarray
@@ -146,11 +149,11 @@ class FireflyMC(Integrator):
         if momentum is not None:
             raise ValueError("momentum must be None: FlyMC's auxiliary variables are the brightnesses")
         c = position.shape[0]
-        return FlyMCState(position, np.zeros((c, self.target.n), dtype=bool), np.zeros(c), np.zeros_like(position),
-                          np.zeros(c), 0)
+        return FlyMCState(position, np.zeros((c, self.target.n), dtype=bool), np.zeros(0, dtype=np.int64), np.zeros(c),
+                          np.zeros_like(position), np.zeros(c), 0)
 
     def _resample_brightness(self, state: FlyMCState, rng):
-        """Gibbs update of ``m`` brightnesses per chain; returns (bright, bright_term, bright_grad, violations)."""
+        """Gibbs update of ``m`` brightnesses per chain; returns (bright, keys, bright_term, bright_grad, violations)."""
         c, m, mala = state.position.shape[0], self.resample_size, self.proposal == "mala"
         idx = np.sort(rng.integers(0, self.target.n, size=(c, m)), axis=1)
         first = np.ones((c, m), dtype=bool)
@@ -162,14 +165,20 @@ class FireflyMC(Integrator):
         new = np.where(first, rng.random(ci.size) < -np.expm1(-np.maximum(a, 0.0)), old)
         on, off = new & ~old, old & ~new
         delta = np.where(on, w, 0.0) - np.where(off, w, 0.0)
-        bright = state.bright.copy()
+        bright = state.bright  # in place: a copy would cost O(chains · n) per step
         bright[ci[first], di[first]] = new[first]  # with repeats, a fancy assignment's last write would win
+        key = ci * self.target.n + di
+        keys = state.bright_keys
+        if off.any():
+            keys = keys[~np.isin(keys, key[off])]
+        if on.any():
+            keys = np.concatenate([keys, key[on]])  # repeats never switch on: only first draws can change
         term = state.bright_term + delta.reshape(c, m).sum(axis=1)
         grad = state.bright_grad
         if mala:
             sign = on.astype(np.float64) - off.astype(np.float64)
             grad = grad + (sign[:, None] * g).reshape(c, m, -1).sum(axis=1)
-        return bright, term, grad, violations
+        return bright, keys, term, grad, violations
 
     def _log_joint_grad(self, theta, bright_grad):
         tgt = self.target
@@ -178,7 +187,7 @@ class FireflyMC(Integrator):
     def _update(self, state: FlyMCState, rng: np.random.Generator):
         tgt, eps, mala = self.target, self.step_size, self.proposal == "mala"
         c, d = state.position.shape
-        bright, term, bgrad, violations = self._resample_brightness(state, rng)
+        bright, keys, term, bgrad, violations = self._resample_brightness(state, rng)
         x = state.position
         xi = rng.standard_normal((c, d))
         log_u = np.log1p(-rng.random(c))
@@ -187,7 +196,7 @@ class FireflyMC(Integrator):
             prop = x + eps * g_cur + np.sqrt(2.0 * eps) * xi
         else:
             prop = x + eps * xi
-        ci, di = np.nonzero(bright)
+        ci, di = np.divmod(keys, tgt.n)
         a, w, g = self._pairs(prop, ci, di, mala)
         prior_prop = tgt.log_prior(prop)
         violations += int(np.sum((a < -1e-12) & np.isfinite(prior_prop)[ci]))
@@ -211,5 +220,5 @@ class FireflyMC(Integrator):
         used = self.resample_size + k
         info = {"acceptance_rate": float(acc.mean()), "bright_fraction": float(k.mean() / tgt.n),
                 "data_used_fraction": float(used.mean() / tgt.n), "bound_violations": violations}
-        new = FlyMCState(pos, bright, term, bgrad, used, state.step + 1)
+        new = FlyMCState(pos, bright, keys, term, bgrad, used, state.step + 1)
         return new, StepInfo(float(used.mean()), info), (pos,)

@@ -142,6 +142,7 @@ def test_flymc_carried_bright_terms_equal_a_fresh_computation(problem):
     f = FireflyMC(b, 0.05, 5)
     out = run_chains(f, f.init(np.zeros((6, 2))), np.random.default_rng(4), steps=50)
     st = out["state"]
+    np.testing.assert_array_equal(np.sort(st.bright_keys), np.flatnonzero(st.bright))  # keys mirror the array
     ci, di = np.nonzero(st.bright)
     a, w, g = f._pairs(st.position, ci, di, True)
     np.testing.assert_allclose(st.bright_term, np.bincount(ci, w, minlength=6), rtol=1e-9, atol=1e-9)
