@@ -1007,6 +1007,8 @@ def _t1_accuracy(root):
     ses = {m: v["accuracy_1pass"]["se"] for m, v in s.items()}
     v = ordering_verdict(vals, ses, [[m for m in s if m != "EWSG"], ["EWSG"]])
     det = ", ".join(f"{m} {100 * vals[m]:.3f} ± {100 * s[m]['accuracy_1pass']['sd']:.3f} %" for m in s)
+    if js.get("reference"):
+        det += f" (exact posterior predictive, {js['reference']['method']}: {100 * js['reference']['accuracy']:.3f} %)"
     return _substitute(js, Verdict(v.status, v.measured, f"test accuracy after one pass (mean ± s.d. over runs): {det}; "
                                                          f"{v.detail}"))
 
@@ -1023,6 +1025,9 @@ def _t1_loglik(root):
     status = "failed" if "failed" in (order.status, comp) else ("held" if order.status == comp == "held"
                                                                  else "inconclusive")
     det = ", ".join(f"{m} {ll[m]:.4f} ± {s[m]['loglik_1pass']['sd']:.4f}" for m in s)
+    ref = js.get("reference")
+    if ref:
+        det += f" (exact posterior predictive, {ref['method']}: {ref['loglik']:.4f})"
     return _substitute(js, Verdict(status, {"loglik": ll, "se": se, "ewsg_vs_flymc_gap": gap, "gap_se": gse,
                                             "ordering": order.measured},
                                    f"test log-likelihood after one pass: {det}; |EWSG − FlyMC| = {gap:.4f} ± {gse:.4f} "

@@ -38,6 +38,8 @@ def test_table1_outputs_have_every_method_run_and_checkpoint(results):
     js = read_json(results / "ewsg" / "table1.json")
     assert js["dataset"] == "caravan" and js["dim"] == 86
     assert js["summary"]["FlyMC"]["bound_violations"] == 0
+    ref = js["reference"]
+    assert ref["acceptance_rate"] > 0.5 and -1.0 < ref["loglik"] < 0.0 and 0.5 < ref["accuracy"] <= 1.0
     curves = read_csv(results / "ewsg" / "table1_curves.csv")
     last = max(r["passes"] for r in curves if r["method"] == "EWSG")
     assert last >= cfg.passes - 1e-9
