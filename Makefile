@@ -41,7 +41,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
-## make bench: toolkit / minimal-loop ratios, one chain vs blackjax (peers extra), chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass, parallel efficiency at n_jobs 1/2/4
+## make bench: toolkit / minimal-loop ratios, one chain vs blackjax (peers extra), chain-steps per second, n-independence of the per-step cost, paper-scale Fig 1 wall time, W2 solvers, MLP gradient cost per pass, parallel efficiency at n_jobs 1/2/4, per-pass cost of the Table 1 methods (FlyMC included)
 bench: $(STAMP)
 	-$(PY) -m pip install --quiet -e '.[test,peers]' || echo "peers extra (blackjax, jax) not installed: the bench skips the peers"
 	$(PY) bench/bench_samplers.py
@@ -49,6 +49,7 @@ bench: $(STAMP)
 	$(PY) bench/bench_vrsg.py
 	$(PY) bench/bench_mlp.py
 	$(PY) bench/bench_parallel.py
+	$(PY) bench/bench_flymc.py
 
 ## make test-peers: install the optional peers extra (blackjax, JAX CPU) and run the adapter tests (tests/peers/)
 test-peers: $(STAMP)

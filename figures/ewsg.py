@@ -151,6 +151,9 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     paths = draw_available(panels, res, out)
     paths += draw_appendix(res, out)
     paths += draw_available(THEORY_PANELS, res, out)
+    from figures.ewsg_flymc import draw_flymc  # §5.2 Table 1 / Fig. 2 and App. G.1 / Fig. 6 (issue #12 part A)
+
+    paths += draw_flymc(res, out)
     return paths
 
 

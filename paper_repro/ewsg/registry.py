@@ -92,3 +92,18 @@ BNN_EXPERIMENTS = [
                _BNN.run_table3),
 ]
 register_experiment(*BNN_EXPERIMENTS)
+
+# ---- issue #12 part A: FlyMC — §5.2 Table 1 / Fig. 2a-b and Appendix G.1 / Fig. 6a-d ---------------------
+from . import misspecified as _MS  # noqa: E402
+from . import real_blr as _RB  # noqa: E402
+from .settings import G1Settings, Table1Settings  # noqa: E402
+
+FLYMC_EXPERIMENTS = [
+    Experiment("ewsg.table1", "ewsg", "§5.2 Table 1 / Fig. 2a-b: BLR after one data pass, SGLD, pSGLD, SGHMC, EWSG, "
+               "FlyMC (Caravan by default; Covertype via --data covtype=FILE)", "paper_repro.ewsg.real_blr",
+               ("table1_curves.csv", "table1_runs.csv", "table1.json"), Table1Settings, _RB.run_table1),
+    Experiment("ewsg.g1", "ewsg", "Appendix G.1 / Fig. 6a-d: FlyMC vs EWSG vs MH on the misspecified Gaussian",
+               "paper_repro.ewsg.misspecified", ("g1_used.csv", "g1_acf.csv", "g1_traces.csv", "g1.json"), G1Settings,
+               _MS.run_g1),
+]
+register_experiment(*FLYMC_EXPERIMENTS)
