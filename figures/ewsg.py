@@ -154,6 +154,7 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     from figures.ewsg_flymc import draw_flymc  # §5.2 Table 1 / Fig. 2 and App. G.1 / Fig. 6 (issue #12 part A)
 
     paths += draw_flymc(res, out)
+    paths += draw_bnn(res, out)  # §5.3 Fig. 3a / Table 2 MLP and App. G.3 Table 3 (issue #12 part B)
     return paths
 
 
@@ -533,14 +534,6 @@ def draw_bnn(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     if (res / "table3.json").exists():
         paths += _table3_panel(read_json(res / "table3.json"), out)
     return paths
-
-
-_draw_all_without_bnn = draw_all
-
-
-def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:  # noqa: F811
-    """Every EWSG panel of the blocks above, then §5.3 / G.3 (:func:`draw_bnn`); returns the written paths."""
-    return _draw_all_without_bnn(results, out) + draw_bnn(results, out)
 
 
 __all__ += ["draw_bnn"]

@@ -1162,6 +1162,8 @@ def _table3_metric(root):
 BASELINE_METRICS.update({
     "ewsg.bnn.mlp.ewsg_beats_sghmc_and_cp_sghmc": _bnn_metric,
     "ewsg.table3.eight_of_nine": _table3_metric,
+})
+
 
 # =====================================================================================================
 # Issue #12 part A: FlyMC — §5.2 Table 1 / Fig. 2a-b (``ewsg.table1``) and Appendix G.1 / Fig. 6
