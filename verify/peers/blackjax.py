@@ -54,7 +54,8 @@ from ..errors import DivergenceError, check_finite_array, check_positive, check_
 from ..estimators.base import uniform_indices
 from ..estimators.minibatch import FullGradient, UniformMinibatch
 from ..integrators.base import StepInfo, check_inverse_temperature, init_position
-from ..targets.gaussian import GaussianMeanModel, GaussianMeansTarget
+from ..targets.gaussian import AnisotropicGaussianMeansTarget, GaussianMeanModel, GaussianMeansTarget
+from ..targets.mixtures import HSGMixtureTarget
 
 __all__ = ["BlackjaxState", "BlackjaxSGLD", "BlackjaxSGHMC", "sgld_factory", "sghmc_factory", "compiled_loop",
            "jax_log_densities"]
@@ -78,15 +79,17 @@ def jax_log_densities(target):
 
     Parameters
     ----------
-    target : GaussianMeansTarget or GaussianMeanModel
-        ``V = V_0 + Σ_i ½‖θ − c_i‖²``.
+    target : GaussianMeansTarget, GaussianMeanModel, AnisotropicGaussianMeansTarget or HSGMixtureTarget
+        ``V = V_0 + Σ_i ½‖θ − c_i‖²``; ``Σ_i ½(θ − c_i)ᵀP(θ − c_i)``; or HSG-HMC's mixture
+        ``(1/N) Σ_i f_i`` (the targets of the audit battery, :mod:`verify.audit`).
 
     Returns
     -------
     logprior_fn : callable ``(d,) -> ()``
         ``−V_0(θ)`` (0, or ``−λ‖θ‖²/2`` for the Gaussian-mean model).
     loglikelihood_fn : callable ``((d,), (d,)) -> ()``
-        ``−½‖θ − c‖²`` for one datum ``c`` (constants dropped: only gradients are used).
+        ``−V_i`` for one datum (``−½‖θ − c‖²``, ``−½(θ − c)ᵀP(θ − c)``, or ``−f_i(θ)/N``; constants dropped:
+        only gradients are used).
     data : (n, d) jax array of float64
         The centers.
 
@@ -95,10 +98,27 @@ def jax_log_densities(target):
     ValueError
         ``target`` of another kind (names ``target``).
     """
-    if not isinstance(target, (GaussianMeansTarget, GaussianMeanModel)):
-        raise ValueError(f"target must be a GaussianMeansTarget or GaussianMeanModel for the blackjax adapter "
+    kinds = (GaussianMeansTarget, GaussianMeanModel, AnisotropicGaussianMeansTarget, HSGMixtureTarget)
+    if not isinstance(target, kinds):
+        raise ValueError(f"target must be one of {', '.join(k.__name__ for k in kinds)} for the blackjax adapter "
                          f"(a JAX log-likelihood is written only for those), got {type(target).__name__}")
     _, jnp, _ = _jax()
+    data = jnp.asarray(target.centers, dtype=jnp.float64)
+    if isinstance(target, AnisotropicGaussianMeansTarget):
+        prec = jnp.asarray(target.precision, dtype=jnp.float64)
+
+        def loglik_aniso(theta, c):
+            return -0.5 * jnp.sum(prec * (theta - c) ** 2)
+
+        return (lambda theta: 0.0 * jnp.sum(theta)), loglik_aniso, data
+    if isinstance(target, HSGMixtureTarget):
+        inv_n, log2 = 1.0 / target.n, float(np.log(2.0))
+
+        def loglik_mixture(theta, a):  # −f_i(θ)/N, constants dropped
+            s = jnp.dot(theta, a)
+            return inv_n * (-0.5 * jnp.sum(theta**2) + jnp.logaddexp(s + log2, -s))
+
+        return (lambda theta: 0.0 * jnp.sum(theta)), loglik_mixture, data
     lam = float(target.prior_precision) if isinstance(target, GaussianMeanModel) else 0.0
 
     def logprior_fn(theta):
@@ -107,7 +127,7 @@ def jax_log_densities(target):
     def loglikelihood_fn(theta, c):
         return -0.5 * jnp.sum((theta - c) ** 2)
 
-    return logprior_fn, loglikelihood_fn, jnp.asarray(target.centers, dtype=jnp.float64)
+    return logprior_fn, loglikelihood_fn, data
 
 
 class BlackjaxState(NamedTuple):
@@ -197,7 +217,7 @@ class BlackjaxSGLD(_BlackjaxSampler):
 
     Parameters
     ----------
-    target : GaussianMeansTarget or GaussianMeanModel
+    target : a target of :func:`jax_log_densities`
     step_size : float
         ``h = ε > 0``.
     batch_size : int or None
@@ -262,7 +282,7 @@ class BlackjaxSGHMC(_BlackjaxSampler):
 
     Parameters
     ----------
-    target : GaussianMeansTarget or GaussianMeanModel
+    target : a target of :func:`jax_log_densities`
     step_size : float
         ``h = ε > 0``.
     friction : float
@@ -325,7 +345,7 @@ def sgld_factory(target, step_size, batch_size=1, inverse_temperature=1.0, estim
 
     Parameters
     ----------
-    target : GaussianMeansTarget or GaussianMeanModel
+    target : a target of :func:`jax_log_densities`
     step_size : float
         ``h`` of the toolkit's convention (= blackjax's ``step_size``).
     batch_size : int, default 1
@@ -350,7 +370,7 @@ def sghmc_factory(target, step_size, friction, batch_size=1, noise_scale=None, e
 
     Parameters
     ----------
-    target : GaussianMeansTarget or GaussianMeanModel
+    target : a target of :func:`jax_log_densities`
     step_size : float
         ``h`` (= blackjax's ``step_size``).
     friction : float
