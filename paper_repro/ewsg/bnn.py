@@ -32,6 +32,7 @@ from verify.store.io import write_csv, write_json
 from verify.targets.datasets import load_images
 from verify.targets.mlp import MLPClassifierTarget
 
+from ..vrsg.mlp import CURVES, curve_rows  # the long-format curve rows of both MLP studies, written once
 from .settings import BNNSettings, Table3Settings
 
 __all__ = ["BNN_METHODS", "make_bnn_sampler", "bnn_chains", "load_bnn_problem", "table3_step_size", "run_bnn",
@@ -39,8 +40,6 @@ __all__ = ["BNN_METHODS", "make_bnn_sampler", "bnn_chains", "load_bnn_problem", 
 
 #: The methods of Fig. 3a / Table 2.
 BNN_METHODS = ("SGLD", "pSGLD", "SGHMC", "CP-SGHMC", "EWSG")
-#: Per-chain curves written for every run: ``<split>_<score>`` (posterior-predictive average) and ``..._last``.
-CURVES = tuple(f"{sp}_{sc}{suf}" for sp in ("test", "train") for sc in ("error", "nll") for suf in ("", "_last"))
 
 
 def make_bnn_sampler(spec: dict, target, labels=None):
@@ -155,16 +154,6 @@ def _seed(*parts) -> int:
     return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1)[0])
 
 
-def _rows(res, base):
-    rows = []
-    for c in range(res["record_passes"].shape[0]):
-        for j in np.flatnonzero(np.isfinite(res["record_passes"][c])):
-            row = {**base, "chain": c, "passes": float(res["record_passes"][c, j]), "steps": int(res["record_steps"][c, j])}
-            row.update({k: float(res[k][c, j]) for k in CURVES if k in res})
-            rows.append(row)
-    return rows
-
-
 def _final(res, key="test_error"):
     """Per-chain value at each chain's last record (NaN for a diverged chain)."""
     v = res[key]
@@ -208,7 +197,7 @@ def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None) -> N
                                s.chains, seed=_seed(s.seed, mi), block_size=1, n_jobs=n_jobs, backend=backend)
         meta["wall_s"][label], meta["step_size"][label] = time.time() - t0, h
         meta["final"][label] = _summary(res)
-        rows += _rows(res, {"method": label, "step_size": h})
+        rows += curve_rows(res, {"method": label, "step_size": h})
     out = Path(out_dir)
     write_csv(out / "bnn.csv", rows, header_comment=(
         f"EWSG §5.3 Fig. 3a / Table 2 (MLP), {data_meta['architecture']}, {data_meta['source']}, scale={s.scale}: "
@@ -261,7 +250,7 @@ def run_table3(s: Table3Settings, out_dir, n_jobs=1, backend=None, progress=None
                                        backend=backend)
                 cell["wall_s"][method] = time.time() - t0
                 cell["final"][method] = _summary(res)
-                rows += _rows(res, {"b": b, "m_plus_one": m1, "method": method, "batch_size": bs,
+                rows += curve_rows(res, {"b": b, "m_plus_one": m1, "method": method, "batch_size": bs,
                                     "index_chain_length": M, "step_size": h})
             meta["cells"].append(cell)
     out = Path(out_dir)
