@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
 
-.PHONY: all figures verify test bench calibrate baselines clean-results env test-peers report-check audit
+.PHONY: all figures verify verify-paper test bench calibrate baselines clean-results env test-peers report-check audit
 
 all: figures
 
@@ -27,6 +27,13 @@ figures: $(STAMP)
 ## make verify: every registered claim at the default scale -> results/claims.json, figures/out/REPORT.{md,html}
 verify: $(STAMP)
 	$(VENV)/bin/sgmcmc-verify verify --scale default --n-jobs $(N_JOBS)
+
+## make verify-paper: every claim at the paper scale -> results/paper/, figures/out/paper/ (hours on 2 cores; resumable:
+## a stored result with matching settings is not recomputed), then docs/paper_scale_report.md beside the default ledger
+verify-paper: $(STAMP)
+	$(VENV)/bin/sgmcmc-verify verify --scale paper --n-jobs $(N_JOBS) --results results/paper --out figures/out/paper
+	@test -f results/claims.json || $(VENV)/bin/sgmcmc-verify verify --scale default --n-jobs $(N_JOBS)
+	$(VENV)/bin/sgmcmc-verify compare --a results --b results/paper --out docs/paper_scale_report.md
 
 ## make baselines: rewrite the smoke-scale regression baselines (paper_repro/baselines/) on purpose
 baselines: $(STAMP)

@@ -15,6 +15,7 @@ Examples
     sgmcmc-verify audit verify.samplers:sgld --scale smoke --name SGLD   # the audit battery (issue #15)
     sgmcmc-verify audit SGHMC --param friction=15                       # a toolkit sampler by name
     sgmcmc-verify audit toolkit --scale default                         # every toolkit sampler (make audit)
+    sgmcmc-verify compare --a results --b results/paper   # both scales side by side -> docs/paper_scale_report.md
 
 Errors are one readable line on stderr (exit status 2) unless ``--debug`` is given.
 """
@@ -217,6 +218,13 @@ def build_parser():
     g.add_argument("--refresh", action="store_true")
     sp.add_argument("--results", default=None, help="where to run the smoke experiments (default: a temp dir)")
     sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
+    sp = sub.add_parser("compare", help="two ledger runs side by side (default vs paper scale): verdicts, changes, "
+                                        "wall time per experiment -> markdown")
+    sp.add_argument("--a", default="results", help="results directory of the reference run (its claims.json)")
+    sp.add_argument("--b", default="results/paper", help="results directory of the other run")
+    sp.add_argument("--labels", default="default,paper", help="the two column names, comma-separated")
+    sp.add_argument("--out", default="docs/paper_scale_report.md")
+    sp.add_argument("--title", default="Paper-scale report: every claim at the default and the paper scale")
     sp = sub.add_parser("audit", help="run the audit battery on a sampler factory (PACKAGE.MODULE:FACTORY, a "
                                       "toolkit sampler name, or 'toolkit' for all of them)")
     sp.add_argument("factory")
@@ -326,6 +334,15 @@ def main(argv=None) -> int:
                 for e in all_experiments():
                     if a.paper in (None, e.paper):
                         print(f"{e.id:20s} {e.description}")
+        elif a.cmd == "compare":
+            from verify.ledger.compare import write_comparison
+            labels = tuple(x.strip() for x in a.labels.split(","))
+            a_dir, b_dir = Path(a.a), Path(a.b)
+            cmds = (f"sgmcmc-verify verify --scale {labels[0]} --results {a_dir}" if len(labels) == 2 else "",
+                    f"sgmcmc-verify verify --scale {labels[1]} --results {b_dir}" if len(labels) == 2 else "")
+            out = write_comparison(a.out, a_dir / "claims.json", b_dir / "claims.json", a_dir, b_dir, labels=labels,
+                                   commands=cmds, title=a.title)
+            log(f"compare: {out}")
         elif a.cmd == "run":
             for m in _run(_select_experiments(a.target), a, log):
                 print(f"{m['id']}: {'reused' if m['cached'] else 'computed'} ({m['key']})")
