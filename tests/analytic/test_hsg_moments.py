@@ -12,23 +12,14 @@ from verify.runner import run_chains
 from verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
 from verify.targets import gaussian_means_target
 
+from support import zmax_moments
+
 Z = 4.5  # per statistic, two-sided normal tail 7e-6; 2 means + 3 covariance entries per case
 
 
 def _mc(sampler, steps, chains, seed):
     out = run_chains(sampler, sampler.init(np.zeros((chains, 2))), np.random.default_rng(seed), steps=steps)
     return out["state"].position, out["evaluations"]
-
-
-def _zmax(x, mean, cov):
-    n = x.shape[0]
-    zm = (x.mean(0) - mean) / np.sqrt(np.diag(cov) / n)
-    xc = x - mean
-    zs = []
-    for i, j in ((0, 0), (1, 1), (0, 1)):
-        p = xc[:, i] * xc[:, j]
-        zs.append((p.mean() - cov[i, j]) / (p.std(ddof=1) / np.sqrt(n)))
-    return float(np.max(np.abs(np.concatenate([zm, zs]))))
 
 
 CASES = [
@@ -46,7 +37,7 @@ def _case(i, steps=60, h=0.02, bug=False):
         method, kw = "SRVR-HMC", {"outer_batch_size": t.n, "inner_loop_length": 1}
     _, ev, m, S = moment_trajectory(t.centers, method, h, [steps], return_moments=True, **kw)
     x, ev_mc = _mc(make(t, h), steps, 4000, 100 + i)
-    return _zmax(x, m[0], S[0]), ev[0], ev_mc
+    return zmax_moments(x, m[0], S[0]), ev[0], ev_mc
 
 
 @pytest.mark.statistical(pair="analytic.hsg_moments")

@@ -18,23 +18,14 @@ from verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
 from verify.targets import gaussian_means_target
 from verify.targets.quadratic import QuadraticSumTarget
 
+from support import zmax_moments
+
 Z = 4.5  # per statistic, two-sided normal tail 7e-6; 2 means + 3 covariance entries per case
 
 
 @pytest.fixture(scope="module")
 def quad():
     return random_quadratic_sum(n=20, dim=2, seed=3)
-
-
-def _zmax(x, mean, cov):
-    n = x.shape[0]
-    zm = (x.mean(0) - mean) / np.sqrt(np.diag(cov) / n)
-    xc = x - mean
-    zs = []
-    for i, j in ((0, 0), (1, 1), (0, 1)):
-        p = xc[:, i] * xc[:, j]
-        zs.append((p.mean() - cov[i, j]) / (p.std(ddof=1) / np.sqrt(n)))
-    return float(np.max(np.abs(np.concatenate([zm, zs]))))
 
 
 class CommonHessianHybrid(HybridGradient):
@@ -78,7 +69,7 @@ def test_exact_moments_match_sampler_with_differing_hessians(quad, i):
     h, steps = 0.05, 40
     r = exact_trajectory(quad, method, h, steps, **kw)
     x, ev = _mc(quad, make, steps, h, 200 + i)
-    assert _zmax(x, r["mean"][-1], r["cov"][-1]) < Z
+    assert zmax_moments(x, r["mean"][-1], r["cov"][-1]) < Z
     assert r["evaluations"][-1] == ev
 
 
@@ -89,7 +80,7 @@ def test_moment_check_catches_common_hessian_difference(quad):
     r = exact_trajectory(quad, "HSG-HMC", h, steps, schedule="harmonic")
     bad = lambda t, hh: ExponentialIntegrator(t, hh, None, CommonHessianHybrid(schedule="harmonic"))  # noqa: E731
     x, _ = _mc(quad, bad, steps, h, 202)
-    assert _zmax(x, r["mean"][-1], r["cov"][-1]) > Z
+    assert zmax_moments(x, r["mean"][-1], r["cov"][-1]) > Z
 
 
 @pytest.mark.parametrize("method,kw", [("SG-UL-MCMC", {"batch_size": 3}), ("HSG-HMC", {"schedule": "periodic"}),

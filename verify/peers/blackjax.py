@@ -172,6 +172,23 @@ class _BlackjaxSampler:
                 raise ValueError(f"momentum must have the shape of position {pos.shape}, got {mom.shape}")
         return BlackjaxState(pos, mom, 0)
 
+    def _prepare(self):
+        """Validate ``step_size``, ``inverse_temperature`` and ``batch_size`` in place; return
+        ``(jax, blackjax, grad_fn, h, T)`` with blackjax's minibatch gradient estimator of the target and store
+        the target's data for :meth:`_inputs`."""
+        object.__setattr__(self, "step_size", check_positive("step_size", self.step_size))
+        beta = check_inverse_temperature(self.inverse_temperature)
+        if not np.isfinite(beta):
+            raise ValueError("inverse_temperature must be finite for the blackjax adapter, got inf")
+        object.__setattr__(self, "inverse_temperature", beta)
+        if self.batch_size is not None:
+            object.__setattr__(self, "batch_size", check_positive_int("batch_size", self.batch_size))
+        jax, _, blackjax = _jax()
+        logprior, loglik, data = jax_log_densities(self.target)
+        object.__setattr__(self, "_data", data)
+        grad_fn = blackjax.sgmcmc.gradients.grad_estimator(logprior, loglik, self.target.n)
+        return jax, blackjax, grad_fn, self.step_size, 1.0 / beta
+
     def _inputs(self, state, rng):
         jax, jnp, _ = _jax()
         chains = state.position.shape[0]
@@ -242,24 +259,13 @@ class BlackjaxSGLD(_BlackjaxSampler):
     _has_momentum = False
 
     def __post_init__(self):
-        object.__setattr__(self, "step_size", check_positive("step_size", self.step_size))
-        beta = check_inverse_temperature(self.inverse_temperature)
-        if not np.isfinite(beta):
-            raise ValueError("inverse_temperature must be finite for the blackjax adapter, got inf")
-        object.__setattr__(self, "inverse_temperature", beta)
-        if self.batch_size is not None:
-            object.__setattr__(self, "batch_size", check_positive_int("batch_size", self.batch_size))
-        jax, _, blackjax = _jax()
-        logprior, loglik, data = jax_log_densities(self.target)
-        grad_fn = blackjax.sgmcmc.gradients.grad_estimator(logprior, loglik, self.target.n)
+        jax, blackjax, grad_fn, h, T = self._prepare()
         kernel = blackjax.sgmcmc.sgld.build_kernel()
-        h, T = self.step_size, 1.0 / beta
 
         def one(key, x, mb):
             return kernel(key, x, grad_fn, mb, h, T)
 
         mb_axis = None if self.batch_size is None else 0
-        object.__setattr__(self, "_data", data)
         object.__setattr__(self, "_kernel", jax.jit(jax.vmap(one, in_axes=(0, 0, mb_axis))))
 
     def _step(self, state, rng):
@@ -310,25 +316,14 @@ class BlackjaxSGHMC(_BlackjaxSampler):
     _has_momentum = True
 
     def __post_init__(self):
-        object.__setattr__(self, "step_size", check_positive("step_size", self.step_size))
         object.__setattr__(self, "friction", check_positive("friction", self.friction))
-        beta = check_inverse_temperature(self.inverse_temperature)
-        if not np.isfinite(beta):
-            raise ValueError("inverse_temperature must be finite for the blackjax adapter, got inf")
-        object.__setattr__(self, "inverse_temperature", beta)
-        if self.batch_size is not None:
-            object.__setattr__(self, "batch_size", check_positive_int("batch_size", self.batch_size))
-        jax, _, blackjax = _jax()
-        logprior, loglik, data = jax_log_densities(self.target)
-        grad_fn = blackjax.sgmcmc.gradients.grad_estimator(logprior, loglik, self.target.n)
+        jax, blackjax, grad_fn, h, T = self._prepare()
         solver = blackjax.sgmcmc.diffusions.sghmc(alpha=self.friction, beta=0.0)
-        h, T = self.step_size, 1.0 / beta
 
         def one(key, x, p, mb):
             return solver(key, x, p, grad_fn(x, mb), h, T)
 
         mb_axis = None if self.batch_size is None else 0
-        object.__setattr__(self, "_data", data)
         object.__setattr__(self, "_kernel", jax.jit(jax.vmap(one, in_axes=(0, 0, 0, mb_axis))))
 
     def _step(self, state, rng):
