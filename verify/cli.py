@@ -338,8 +338,10 @@ def main(argv=None) -> int:
             from verify.ledger.compare import write_comparison
             labels = tuple(x.strip() for x in a.labels.split(","))
             a_dir, b_dir = Path(a.a), Path(a.b)
-            cmds = (f"sgmcmc-verify verify --scale {labels[0]} --results {a_dir}" if len(labels) == 2 else "",
-                    f"sgmcmc-verify verify --scale {labels[1]} --results {b_dir}" if len(labels) == 2 else "")
+            cmds = (f"sgmcmc-verify verify --scale {labels[0]} --results {a_dir} (or the same experiments one by one)"
+                    if len(labels) == 2 else "",
+                    f"sgmcmc-verify verify --scale {labels[1]} --results {b_dir} (or the same experiments one by one)"
+                    if len(labels) == 2 else "")
             out = write_comparison(a.out, a_dir / "claims.json", b_dir / "claims.json", a_dir, b_dir, labels=labels,
                                    commands=cmds, title=a.title)
             log(f"compare: {out}")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from verify.ledger.claims import STATUSES
+from verify.store.cache import check_manifest
 
 #: Longest measured-detail text kept in the side-by-side table (the full text is in each run's REPORT.md).
 DETAIL_CHARS = 260
@@ -41,15 +42,16 @@ def manifests(results_root) -> dict[str, dict]:
     -------
     dict
         ``{experiment id: manifest}``; empty when the directory holds none.
+
+    Raises
+    ------
+    verify.errors.ResultFileError
+        A manifest that is not valid (:func:`verify.store.cache.check_manifest` names the file and the repair).
     """
     out = {}
     for f in sorted(Path(results_root).glob("*/*.manifest.json")):
-        try:
-            m = json.loads(f.read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(m, dict) and "id" in m:
-            out[m["id"]] = m
+        m = check_manifest(f)   # a broken manifest stops the comparison, naming the file
+        out[m["id"]] = m
     return out
 
 

@@ -4,6 +4,7 @@ import json
 import pytest
 
 from verify.cli import main
+from verify.errors import ResultFileError
 from verify.ledger.compare import compare_markdown, manifests
 
 
@@ -19,7 +20,7 @@ def _run(root, claims, walls, settings=None):
         paper = eid.split(".")[0]
         (root / paper).mkdir(exist_ok=True)
         (root / paper / f"{eid}.manifest.json").write_text(json.dumps(
-            {"id": eid, "wall_time_s": w, "n_jobs": 2, "scale": root.name,
+            {"id": eid, "paper": paper, "key": "k0", "outputs": ["x.json"], "wall_time_s": w, "n_jobs": 2, "scale": root.name,
              "settings": (settings or {}).get(eid, {"k": 1})}))
 
 
@@ -60,5 +61,8 @@ def test_bad_inputs(two_runs, tmp_path):
     (tmp_path / "bad.json").write_text("[]")
     with pytest.raises(ValueError, match="not a claims.json"):
         compare_markdown(tmp_path / "bad.json", b / "claims.json", a, b)
+    (a / "p" / "p.e1.manifest.json").write_text("{")   # a broken manifest is named, not skipped
+    with pytest.raises(ResultFileError, match="p.e1.manifest.json"):
+        manifests(a)
     with pytest.raises(ValueError, match="labels"):
         compare_markdown(a / "claims.json", b / "claims.json", a, b, labels=("one",))
