@@ -164,10 +164,20 @@ def _report(a, log):
     from verify.store.registry import get_experiment
 
     claims = _claims_for(getattr(a, "target", None))
+    available = getattr(a, "available", False)
+    if available and not getattr(a, "no_run", False):
+        raise ValueError("--available evaluates stored results only: give it with --no-run")
     if not getattr(a, "no_run", False):
         needed = sorted({e for c in claims for e in c.experiments})
         _run([get_experiment(e) for e in needed], a, log)
-    records = evaluate(claims, a.results)
+    skipped = []
+    records = evaluate(claims, a.results, missing="skip" if available else "raise", skipped=skipped)
+    if skipped:
+        lacking = sorted({e for _, es in skipped for e in es})
+        log(f"report: {len(skipped)} of {len(claims)} claims left out (no stored result for {', '.join(lacking)}; "
+            f"`sgmcmc-verify run <id> --results {a.results}` makes them): " + ", ".join(i for i, _ in skipped))
+    if not records:
+        raise FileNotFoundError(f"no claim could be evaluated: no stored results under {a.results}")
     meta = write_report(records, a.results, a.out)
     log(f"report: {meta['counts']} -> {Path(a.out) / 'REPORT.html'}, {Path(a.results) / 'claims.json'}")
     return records
@@ -209,6 +219,9 @@ def build_parser():
     sp.add_argument("target", nargs="?", default="all")
     sp.add_argument("--no-run", action="store_true",
                     help="evaluate the results stored under --results as they are (no experiment is run)")
+    sp.add_argument("--available", action="store_true",
+                    help="with --no-run: evaluate only the claims whose experiments are all stored (a partial "
+                         "ledger, e.g. a paper-scale run still going on); the others are listed and left out")
     common(sp, out=True)
     sp = sub.add_parser("verify", help="run every experiment, draw every figure, write the report")
     common(sp, out=True)

@@ -29,8 +29,13 @@ class ClaimEvaluationError(ResultFileError):
     """A claim's evaluator failed on verified files (they lack a row or a column it reads); names the claim and files."""
 
 
-def evaluate(claims: list[Claim], results_root="results") -> list[dict]:
+def evaluate(claims: list[Claim], results_root="results", missing="raise", skipped=None) -> list[dict]:
     """Evaluate each claim from ``results_root``; a claim whose results are missing or corrupt raises.
+
+    With ``missing="skip"`` a claim that needs an experiment with no stored result is left out of the
+    records instead (a partial ledger, e.g. a paper-scale run that is still going on); its id and the
+    experiments it lacks are appended to ``skipped`` (a list) when one is given. A corrupt result still
+    raises: only an absent one is skipped.
 
     Before a claim is evaluated, the manifest of every experiment it reads and the SHA-256 of every
     file that experiment wrote are checked (:func:`verify.store.cache.verify_published`).
@@ -44,16 +49,26 @@ def evaluate(claims: list[Claim], results_root="results") -> list[dict]:
         and the command that repairs it); :class:`ClaimEvaluationError` when the evaluator itself
         fails on the files (naming the claim and the files it read).
     """
+    if missing not in ("raise", "skip"):
+        raise ValueError(f"missing must be 'raise' or 'skip', got {missing!r}")
     root = Path(results_root)
     records = []
     for c in claims:
-        manifests = {}
+        manifests, absent = {}, []
         for e in c.experiments:
             try:
                 manifests[e] = verify_published(root / c.paper, e)
+            except ResultFileError:
+                raise
             except FileNotFoundError:
-                raise MissingResultsError(f"claim {c.id} needs experiment {e}: no stored result under {root}; "
-                                          f"run `sgmcmc-verify run {e}`") from None
+                if missing == "raise":
+                    raise MissingResultsError(f"claim {c.id} needs experiment {e}: no stored result under {root}; "
+                                              f"run `sgmcmc-verify run {e}`") from None
+                absent.append(e)
+        if absent:
+            if skipped is not None:
+                skipped.append((c.id, absent))
+            continue
         try:
             v: Verdict = c.evaluate(root)
         except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as err:

@@ -90,17 +90,19 @@ def _cost(m):
     return 20 + N_TRAIN / (10 if "(m=" in m else N_TRAIN / 10)
 
 
-def _write_curves(root, fname, levels, chains=8, noise=0.002, seed=0, n1=None, dataset="mnist", source="MNIST IDX"):
+def _write_curves(root, fname, levels, chains=8, noise=0.002, seed=0, n1=None, dataset="mnist", source="MNIST IDX",
+                  extra=None):
     """Per-chain curves ``level + 0.1/passes + noise·z_c`` for each method in ``levels`` (the same z_c for every
-    method, so equal levels give exactly equal means), with the steps each record took and the JSON the
-    budget recount needs."""
+    method, so equal levels give exactly equal means), plus ``extra[method](passes)`` where given, with the steps
+    each record took and the JSON the budget recount needs."""
+    extra = extra or {}
     rows, passes = [], np.arange(1, 41) * 0.25
     for m, lev in levels.items():
         rng = np.random.default_rng(seed)
         for c in range(chains):
             off = noise * rng.standard_normal()
             for p in passes:
-                v = lev + 0.1 / p + off
+                v = lev + 0.1 / p + off + (extra[m](p) if m in extra else 0.0)
                 row = {"dataset": dataset, "method": m, "chain": c, "passes": p,
                        "steps": int(round(p * N_TRAIN / _cost(m))), **{k: v for k in CURVES}}
                 if n1 is not None:
@@ -144,6 +146,17 @@ def test_every_n1_claim_fails_when_one_n1_is_worse(tmp_path):
     _write_curves(tmp_path, "mlp_n1.csv", {"SGLD": 0.1, "vrSG-MCMC-G100": 0.05, "vrSG-MCMC-G200": 0.15}, n1=_n1_of)
     v = C._every_n1("mlp_n1.csv", ("test_error",))(tmp_path)
     assert v.status == "failed" and "G200" in v.detail
+    assert v.measured["all"]["status_by_reading"] == {"curve mean": "failed", "final value": "failed"}
+
+
+def test_every_n1_claim_depends_on_the_reading_when_only_the_start_differs(tmp_path):
+    """G200 is above SGLD only in its first two passes (a slower cold start), equal from there on: the curve mean
+    is resolved for SGLD, the final value is not, so the verdict is 'inconclusive' — not 'failed'."""
+    _write_curves(tmp_path, "mlp_n1.csv", {"SGLD": 0.1, "vrSG-MCMC-G100": 0.05, "vrSG-MCMC-G200": 0.1}, n1=_n1_of,
+                  extra={"vrSG-MCMC-G200": lambda p: 0.05 * max(0.0, 2.0 - p)})
+    v = C._every_n1("mlp_n1.csv", ("test_error",))(tmp_path)
+    assert v.measured["all"]["status_by_reading"] == {"curve mean": "failed", "final value": "inconclusive"}
+    assert v.status == "inconclusive" and "depends on the reading" in v.detail
 
 
 @pytest.mark.parametrize("levels,status", [

@@ -532,3 +532,29 @@ def test_figures_draw_what_is_there_and_say_what_is_missing(fig1a_copy, tmp_path
 def test_figures_on_a_missing_results_directory_is_an_error(tmp_path, capsys):
     assert main(["figures", "--results", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 2
     assert "no results directory" in _one_error_line(capsys)
+
+
+# ---- a partial ledger: --available evaluates what is stored, names what is not ---------------------------
+
+def test_report_available_evaluates_the_stored_claims_and_lists_the_rest(fig1a_copy, capsys):
+    from verify.ledger.claims import all_claims
+
+    root, _ = fig1a_copy
+    stored = {c.id for c in all_claims() if c.paper == "ewsg" and set(c.experiments) == {"ewsg.fig1a"}}
+    others = {c.id for c in all_claims() if c.paper == "ewsg"} - stored
+    assert stored and others
+    base = ["report", "ewsg", "--no-run", "--results", str(root), "--out", str(root / "o")]
+    capsys.readouterr()
+    assert main(base) == 2                                   # the full ledger stops at the first missing result
+    assert "no stored result" in _one_error_line(capsys)
+    assert main(base + ["--available"]) == 0
+    err = capsys.readouterr().err
+    assert f"{len(others)} of {len(stored) + len(others)} claims left out" in err
+    recs = json.loads((root / "claims.json").read_text())
+    recs = recs["claims"] if isinstance(recs, dict) else recs
+    assert {r["id"] for r in recs} == stored
+    assert main(["report", "ewsg", "--available", "--results", str(root), "--out", str(root / "o")]) == 2
+    assert "--no-run" in _one_error_line(capsys)
+    (root / "ewsg" / "ewsg.fig1a.manifest.json").write_text("{}")   # a corrupt result is never skipped
+    assert main(base + ["--available"]) == 2
+    assert "ewsg.fig1a.manifest.json" in _one_error_line(capsys)
