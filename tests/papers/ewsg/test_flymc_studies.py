@@ -141,3 +141,70 @@ def test_figures_draw_from_stored_results_and_refuse_a_bad_file(results, tmp_pat
     with pytest.raises(ResultFileError) as e:
         draw_flymc(bad, tmp_path / "o2")
     assert "table1_curves.csv" in str(e.value)
+
+
+# ---- the verdict rules of the wall-time and G.1 claims, on constructed results whose answer is known ----------
+
+def _table1_wall(root, ratios, runs=6, spread=0.01):
+    """``table1.json`` / ``table1_runs.csv`` whose per-run wall times give ``ratios`` (SGLD's time 1 s): EWSG/SGLD,
+    EWSG/SGHMC, EWSG/pSGLD and FlyMC/EWSG, each run's ratio off by ``±spread`` (alternating) so the s.e. is small."""
+    from verify.store.io import write_csv, write_json
+
+    rows = []
+    for k in range(runs):
+        e = ratios["EWSG/SGLD"] * (1 + spread * (-1) ** k)
+        t = {"SGLD": 1.0, "EWSG": e, "SGHMC": e / ratios["EWSG/SGHMC"], "pSGLD": e / ratios["EWSG/pSGLD"],
+             "FlyMC": e * ratios["FlyMC/EWSG"]}
+        rows += [{"method": m, "run": k, "wall_time_1pass": v} for m, v in t.items()]
+    summary = {m: {"wall_time_1pass": {"mean": float(np.mean([r["wall_time_1pass"] for r in rows if r["method"] == m])),
+                                       "sd": 0.01}} for m in TABLE1_METHODS}
+    (root / "ewsg").mkdir(exist_ok=True)
+    write_csv(root / "ewsg" / "table1_runs.csv", rows)
+    write_json(root / "ewsg" / "table1.json", {"summary": summary, "settings": {"chains": 10}})
+
+
+@pytest.mark.parametrize("ratios,status,parts", [
+    # the paper's picture: EWSG a little dearer than SGLD / SGHMC, cheaper than pSGLD, FlyMC 50x dearer
+    ({"EWSG/SGLD": 1.2, "EWSG/SGHMC": 1.2, "EWSG/pSGLD": 0.5, "FlyMC/EWSG": 50.0}, "held", {}),
+    # FlyMC only 2.7x dearer (this toolkit's FlyMC, O(m + K) per step): says nothing of the authors' code
+    ({"EWSG/SGLD": 1.2, "EWSG/SGHMC": 1.2, "EWSG/pSGLD": 0.5, "FlyMC/EWSG": 2.7}, "inconclusive",
+     {"orders of magnitude below FlyMC": "inconclusive"}),
+    # EWSG cheaper than SGLD here (no implementation overhead): contradicts nothing in the algorithm
+    ({"EWSG/SGLD": 0.8, "EWSG/SGHMC": 0.8, "EWSG/pSGLD": 0.5, "FlyMC/EWSG": 50.0}, "inconclusive",
+     {"slightly above SGLD, SGHMC": "inconclusive"}),
+    # EWSG three times SGLD's cost, or dearer than pSGLD: failed
+    ({"EWSG/SGLD": 3.0, "EWSG/SGHMC": 3.0, "EWSG/pSGLD": 0.5, "FlyMC/EWSG": 50.0}, "failed",
+     {"slightly above SGLD, SGHMC": "failed"}),
+    ({"EWSG/SGLD": 1.2, "EWSG/SGHMC": 1.2, "EWSG/pSGLD": 2.0, "FlyMC/EWSG": 50.0}, "failed", {"below pSGLD": "failed"}),
+])
+def test_table1_wall_time_rule(tmp_path, ratios, status, parts):
+    _table1_wall(tmp_path, ratios)
+    v = C._t1_wall(tmp_path)
+    assert v.status == status, v.detail
+    for k, s in parts.items():
+        assert v.measured["parts"][k] == s
+    assert v.measured["ratios"]["FlyMC/EWSG"][0] == pytest.approx(ratios["FlyMC/EWSG"], rel=0.05)
+
+
+def _g1_json(root, fly_mean, acf500, fly_iat=400.0):
+    from verify.store.io import write_csv, write_json
+
+    methods = {m: {"mean": mean, "iat": {"mu/0": iat, "log_sigma/0": iat}, "iat_reliable": True}
+               for m, mean, iat in (("FlyMC", fly_mean, fly_iat), ("EWSG", [0.05, 0.05], 20.0), ("MH", [0.0, 0.0], 30.0))}
+    methods["FlyMC"].update(mean_data_fraction=0.1, info={"bright_fraction": 0.01})
+    (root / "ewsg").mkdir(exist_ok=True)
+    write_json(root / "ewsg" / "g1.json", {"methods": methods, "exact": {"mean": [0.0, 0.0], "sd": [1.0, 1.0]},
+                                           "settings": {"max_lag": 600}})
+    write_csv(root / "ewsg" / "g1_acf.csv", [{"method": "FlyMC", "coordinate": c, "chain": 0, "lag": 500, "acf": acf500}
+                                              for c in ("mu", "log_sigma")])
+
+
+@pytest.mark.parametrize("fly_mean,acf500,fly_iat,slow,far", [
+    ([3.0, 0.1], 0.8, 400.0, "held", "held"),                # the paper's picture: slow and far
+    ([0.1, 0.1], 0.1, 10.0, "inconclusive", "inconclusive"),  # FlyMC fast and centred: never 'failed' (not their design)
+    ([0.1, 0.1], 0.8, 10.0, "inconclusive", "inconclusive"),  # strongly correlated at 500 but not slower than EWSG
+])
+def test_g1_rules_hold_or_stay_inconclusive(tmp_path, fly_mean, acf500, fly_iat, slow, far):
+    _g1_json(tmp_path, fly_mean, acf500, fly_iat)
+    assert C._g1_slow_acf(tmp_path).status == slow
+    assert C._g1_far(tmp_path).status == far
