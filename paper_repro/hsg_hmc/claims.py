@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from verify.ledger.claims import (Claim, Verdict, interval_verdict, ordering_verdict, register,
+from verify.ledger.claims import (MIN_FIT_POINTS, Claim, Verdict, interval_verdict, ordering_verdict, register,
                                   upper_bound_slope_verdict)
 from verify.measure.rates import se_from_interval
 from verify.store.io import read_csv, read_json
@@ -343,7 +343,6 @@ def _cx(root):
     return read_json(Path(root) / P / "complexity.json")
 
 
-MIN_FIT_POINTS = 5      # a slope on fewer ε points is not reported as an exponent (issue #13)
 MIN_DECADES = 1.5       # ε must span at least this many decades for an ordering over ε
 
 

@@ -148,12 +148,44 @@ def interval_verdict(low: float, high: float, band_low: float, band_high: float)
     return "inconclusive"
 
 
+#: An exponent fitted on fewer points than this is reported, never read as a refutation.
+MIN_FIT_POINTS = 5
+
+
+def fit_points(fit: Mapping[str, Any]) -> int | None:
+    """How many points a stored slope fit used (``points``, or the length of ``x`` / ``step_sizes_used``); None if unknown."""
+    if isinstance(fit.get("points"), int):
+        return fit["points"]
+    for k in ("x", "step_sizes_used"):
+        if isinstance(fit.get(k), (list, tuple)):
+            return len(fit[k])
+    return None
+
+
 def slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float) -> Verdict:
-    """Verdict for a stored slope fit (``slope``, ``ci_low``, ``ci_high``) against ``expected ± tolerance``."""
+    """Verdict for a stored slope fit (``slope``, ``ci_low``, ``ci_high``) against ``expected ± tolerance``.
+
+    A fit that records fewer than :data:`MIN_FIT_POINTS` points cannot fail a rate: its 'failed' is
+    reported as 'inconclusive' (the measured status is kept under ``status_on_few_points``).
+
+    Examples
+    --------
+    >>> slope_verdict({"slope": 3.7, "ci_low": 2.4, "ci_high": 9.0, "x": [1, 2, 4]}, 1.0, 0.15).status
+    'inconclusive'
+    >>> slope_verdict({"slope": 3.7, "ci_low": 2.4, "ci_high": 9.0, "x": [1, 2, 4, 8, 16]}, 1.0, 0.15).status
+    'failed'
+    """
     status = interval_verdict(fit["ci_low"], fit["ci_high"], expected - tolerance, expected + tolerance)
     m = {"slope": fit["slope"], "ci_low": fit["ci_low"], "ci_high": fit["ci_high"], "level": fit.get("level"),
          "expected": expected, "tolerance": tolerance}
-    return Verdict(status, m, f"slope {fit['slope']:.3f} {format_ci(fit)} vs {expected:g} ± {tolerance:g}")
+    detail = f"slope {fit['slope']:.3f} {format_ci(fit)} vs {expected:g} ± {tolerance:g}"
+    k = fit_points(fit)
+    if k is not None:
+        m["points"] = k
+    if status == "failed" and k is not None and k < MIN_FIT_POINTS:
+        return Verdict("inconclusive", {**m, "status_on_few_points": "failed"},
+                       detail + f"; fitted on {k} points (fewer than {MIN_FIT_POINTS}): reported, not a refutation")
+    return Verdict(status, m, detail)
 
 
 def upper_bound_slope_verdict(fit: Mapping[str, Any], order: float, tolerance: float) -> Verdict:
