@@ -57,6 +57,12 @@ FIXED_T_WHY = ("the h-independent C1/T term flattens a fixed-T slope of the tota
                "C2h/(C1 + C2h) < 1 in the small-h regime), so this slope cannot confirm or refute the h/T term")
 
 
+def term2_upper_bound_why(eq: str) -> str:
+    """Why an excess-variance slope steeper than 1 is not a refutation of the h/T term (shared with ``ewsg_iclr``)."""
+    return (f"; eq. {eq} is an upper bound: an interval above the band is 'inconclusive' (an excess that grows faster "
+            "than h, or is at or below 0, is inside the bound), below it 'failed'; fewer than 5 fitted points cannot fail")
+
+
 def _term2(root):
     return _with_pointer(masked_slope_verdict(_rates(root)["fig1e"]["EWSG"]["naive"], 1.0, TOL, FIXED_T_WHY), root,
                          lambda s: (
@@ -213,14 +219,12 @@ CLAIMS = [
     _c("thm4.3.term2.sghmc_variance", "Theorem 4.3 eq. (5) second term (applies to SGHMC too, §4.3)",
        "The stochastic-gradient part of the time-average error grows like h/T.",
        ["ewsg.fig1def"], "slope of (variance of the time average − exact continuous-limit C1/T) vs h in [0.85, 1.15], SGHMC",
-       _TOL_WHY + "; eq. (5) is an upper bound: an interval above the band is 'inconclusive' (an excess that grows faster "
-       "than h, or is at or below 0, is inside the bound), below it 'failed'; fewer than 5 fitted points cannot fail",
+       _TOL_WHY + term2_upper_bound_why("(5)"),
        _term2_sghmc, "ewsg/fig1e.png"),
     _c("thm4.3.term2.ewsg_variance", "Theorem 4.3 eq. (5) second term; Fig. 1e",
        "For EWSG, the stochastic-gradient part of the time-average error grows like h/T.",
        ["ewsg.fig1def"], "slope of (variance − exact continuous-limit C1/T) vs h in [0.85, 1.15], EWSG M = 1",
-       _TOL_WHY + "; eq. (5) is an upper bound: an interval above the band is 'inconclusive' (an excess that grows faster "
-       "than h, or is at or below 0, is inside the bound), below it 'failed'; fewer than 5 fitted points cannot fail",
+       _TOL_WHY + term2_upper_bound_why("(5)"),
        _term2_ewsg_excess, "ewsg/fig1e.png"),
     _c("thm4.3.term3", "Theorem 4.3 eq. (5) third term; Fig. 1f",
        "The long-run MSE scales like h² 'even for large h'.",
