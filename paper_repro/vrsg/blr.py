@@ -42,7 +42,7 @@ def _zeros(dim, rng, chains):
 
 def run_blr_n1(s: BLRSensitivitySettings, out_dir, n_jobs=1, backend=None, progress=None):
     """SGLD and vrSG-MCMC (n1 = ``n1_tuned``) tuned on the η grid, then every n1 at vrSG's η; ``blr_n1.csv`` / ``.json``."""
-    train, test = load_blr_data(s.dataset, s.test_fraction, 0)
+    train, test = load_blr_data(s.dataset, s.test_fraction, s.split_seed)
     target = LogisticRegressionTarget(train.X, train.y, GaussianPrior(s.prior_precision))
     ck = np.round(np.arange(1, int(round(s.passes / s.checkpoint_every)) + 1) * s.checkpoint_every, 12)
     evals = {"test": (test.X, test.y.astype(np.int64)), "train": (train.X, train.y.astype(np.int64))}

@@ -333,3 +333,24 @@ def test_fig1_wallclock_fails_only_when_no_cost_per_step_would_save_n1(tmp_path,
     v = C._fig1("SGLD", "seconds")(tmp_path)
     assert v.status == status, v.detail
     assert ("does not give" in v.detail) == (status == "inconclusive" and frac_wall == 0.0)
+
+
+def test_pima_splits_study_reruns_the_experiment_per_split(tmp_path):
+    """Split 0 is the registered experiment's split (the same bytes as ``run_blr_n1`` at its settings); another split
+    is other data; every split gets both readings and the tuned-η edge flag."""
+    from paper_repro.vrsg.blr import run_blr_n1
+    from paper_repro.vrsg.pima_splits import run_splits
+    from paper_repro.vrsg.settings import BLRSensitivitySettings
+
+    out = run_splits([0, 1], tmp_path / "s", scale="smoke")
+    assert set(out) == {0, 1} and (tmp_path / "s" / "summary.json").exists()
+    for r in out.values():
+        assert set(r["by_reading"]) == {"curve mean", "final value"}
+        assert r["status_both_budgets"] in ("held", "failed", "inconclusive")
+    (tmp_path / "ref").mkdir()
+    run_blr_n1(BLRSensitivitySettings.at("smoke"), tmp_path / "ref")
+    ref = (tmp_path / "ref" / "blr_n1.csv").read_bytes()
+    assert (tmp_path / "s" / "0" / "vrsg" / "blr_n1.csv").read_bytes() == ref
+    assert (tmp_path / "s" / "1" / "vrsg" / "blr_n1.csv").read_bytes() != ref
+    with pytest.raises(ValueError, match="splits"):
+        run_splits([], tmp_path / "e")
