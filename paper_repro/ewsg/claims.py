@@ -84,8 +84,9 @@ def _term2_ewsg_excess(root):
     neg = [r["step_size"] for r in rows if r["excess_variance"] <= 0]
     if "slope" not in fit:
         return Verdict("inconclusive", {"nonpositive_excess_at": neg}, fit.get("reason", ""))
-    v = upper_bound_slope_verdict(fit, 1.0, TOL)   # eq. (5) is an upper bound: an excess at or below 0, or
-    return Verdict(v.status, {**v.measured, "nonpositive_excess_at": neg},   # growing faster than h, is inside it
+    # eq. (5) is an upper bound: an excess at or below 0, or one growing faster than h, lies inside it
+    v = upper_bound_slope_verdict(fit, 1.0, TOL)
+    return Verdict(v.status, {**v.measured, "nonpositive_excess_at": neg},
                    v.detail + f"; variance at or below the continuous limit for h in {neg}")
 
 

@@ -58,9 +58,7 @@ def evaluate(claims: list[Claim], results_root="results", missing="raise", skipp
         for e in c.experiments:
             try:
                 manifests[e] = verify_published(root / c.paper, e)
-            except ResultFileError:
-                raise
-            except FileNotFoundError:
+            except FileNotFoundError:   # no manifest; a corrupt one is a ResultFileError (a ValueError) and raises
                 if missing == "raise":
                     raise MissingResultsError(f"claim {c.id} needs experiment {e}: no stored result under {root}; "
                                               f"run `sgmcmc-verify run {e}`") from None
