@@ -1070,12 +1070,13 @@ def _remark8_always(root):
     if wrong_all:
         detail = (f"SGLD resolved better under both budgets and both readings: {wrong_all}. " + detail
                   + " [equal steps is evidence only: not a cost model]")
+    def reason(w, v):
+        if w == "tuned_at_grid_edge":
+            return "tuned η at the end of its grid (" + "; ".join(f"{m} {e['eta']:g} of {e['grid']}" for m, e in v.items()) + ")"
+        return f"not the paper's data ({'; '.join(v)})"
     if excluded:
-        detail += (" [not counted: " + "; ".join(
-            f"{k}: " + ", ".join(("tuned η at the end of its grid (" + "; ".join(
-                f"{m} {e['eta']:g} of {e['grid']}" for m, e in why["tuned_at_grid_edge"].items()) + ")")
-                if w == "tuned_at_grid_edge" else f"not the paper's data ({'; '.join(why[w])})" for w in why)
-            for k, why in excluded.items()) + "; their comparisons are in the evidence]")
+        detail += (" [not counted: " + "; ".join(f"{k}: " + ", ".join(reason(w, v) for w, v in why.items())
+                                                for k, why in excluded.items()) + "; their comparisons are in the evidence]")
     return Verdict(status, {**meas, "problems": [p[0] for p in problems], "not_counted": excluded}, detail)
 
 
