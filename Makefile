@@ -10,7 +10,7 @@ N_JOBS ?= 2
 
 all: figures
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -69,7 +69,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 report-check: $(STAMP)
 	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 	@test -f results/claims.json || test -f figures/out/REPORT.html || { echo "no report yet: run make verify (or sgmcmc-verify report --no-run on stored results)"; exit 1; }
-	$(PY) -m verify.ledger.report_check --out figures/out --claims results/claims.json
+	$(PY) -m sgmcmc_verify.ledger.report_check --out figures/out --claims results/claims.json
 
 ## make audit: the audit battery (issue #15) on every toolkit sampler at the default scale -> results/audit/, figures/out/audit/
 audit: $(STAMP)

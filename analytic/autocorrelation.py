@@ -9,7 +9,7 @@ the one ``emcee.autocorr.integrated_time`` estimates) is
     τ_i = 1 + 2 Σ_{s≥1} ρ_i(s) = 1 + 2 [A (I − A)⁻¹ S]_{ii} / S_{ii}     (spectral radius of A < 1).
 
 Only second moments enter, so the formulas are exact for SGLD / SGHMC on a quadratic target even
-though their minibatch noise is not Gaussian (:mod:`analytic.linear_samplers` builds A and S).
+though their minibatch noise is not Gaussian (:mod:`sgmcmc_verify.analytic.linear_samplers` builds A and S).
 
 References
 ----------

@@ -61,7 +61,7 @@ def ewsg_log_weights(x, gradients, step_size, noise_scale) -> np.ndarray:
 
     Notes
     -----
-    No validation: this is the inner formula of :class:`verify.estimators.EWSGIndexChain` (its exact
+    No validation: this is the inner formula of :class:`sgmcmc_verify.estimators.EWSGIndexChain` (its exact
     index law is computed with it), and its arithmetic is kept as the estimator had it.
 
     Examples
@@ -278,8 +278,8 @@ def linear_response_recursion(rec, response: LinearResponse, center, step_size, 
 
     Parameters
     ----------
-    rec : analytic.linear_samplers.LinearRecursion
-        Underdamped EM on ``V(θ) = Σ_i ½‖θ − c_i‖²`` (:func:`analytic.linear_samplers.underdamped_em_recursion`).
+    rec : sgmcmc_verify.analytic.linear_samplers.LinearRecursion
+        Underdamped EM on ``V(θ) = Σ_i ½‖θ − c_i‖²`` (:func:`sgmcmc_verify.analytic.linear_samplers.underdamped_em_recursion`).
     response : LinearResponse
         From :func:`gaussian_means_linear_response`.
     center : (d,) array_like
@@ -289,7 +289,7 @@ def linear_response_recursion(rec, response: LinearResponse, center, step_size, 
 
     Returns
     -------
-    analytic.linear_samplers.LinearRecursion
+    sgmcmc_verify.analytic.linear_samplers.LinearRecursion
         ``r' = r − h(∇V(θ) + γ r) − h ε (G_θ(θ − c̄) + G_r r + g0) + noise``: the exact mean recursion
         of EWSG to first order in ε (the bias is linear in the state, so means close), with the
         noise covariance of SGHMC (EWSG's differs at second order, ``h² · ε n⁴``).

@@ -1,6 +1,6 @@
 """Exact first two moments of SG-UL-MCMC, SRVR-HMC and HSG-HMC on a quadratic finite sum.
 
-On ``V(θ) = Σ_i ½‖θ − c_i‖²`` (:class:`verify.targets.GaussianMeansTarget`) every per-datum
+On ``V(θ) = Σ_i ½‖θ − c_i‖²`` (:class:`sgmcmc_verify.targets.GaussianMeansTarget`) every per-datum
 Hessian is ``I``, so the difference term of the recursive estimators is exact,
 ``∇F(x', ξ) − ∇F(x, ξ) = ∇f(x') − ∇f(x)``, and the estimator error ``e = g − ∇f(x)`` obeys
 

@@ -2,7 +2,7 @@
 
 The potential is ``f(x) = Σ_i f_i(x)``, ``f_i(x) = ½ xᵀA_i x − b_iᵀx`` with symmetric ``A_i`` that
 differ from datum to datum, so the target is ``N(A⁻¹b, A⁻¹)`` with ``A = Σ A_i``, ``b = Σ b_i``.
-Unlike :mod:`analytic.hsg_moments` (all ``A_i = I``), the difference term of the recursive
+Unlike :mod:`sgmcmc_verify.analytic.hsg_moments` (all ``A_i = I``), the difference term of the recursive
 estimators is *not* exact here: ``∇F(x', ξ) − ∇F(x, ξ) = n A_ξ (x' − x) ≠ ∇f(x') − ∇f(x)``, which is
 what the variance reduction of HSG-HMC (7) and SRVR-HMC has to control.
 
@@ -108,7 +108,7 @@ class QuadraticSum:
 def random_quadratic_sum(n: int = 50, dim: int = 2, seed: int = 20210205, wishart_dof: int = 2) -> QuadraticSum:
     """Per-datum Hessians ``A_i = G_i G_iᵀ / m`` (``G_i`` a d × m standard normal, ``m = wishart_dof``), ``b_i = A_i c_i``, ``c_i ~ N(0, I)``.
 
-    Each ``A_i`` has mean ``I`` (so ``A ≈ n I``, like :func:`verify.targets.gaussian_means_target`)
+    Each ``A_i`` has mean ``I`` (so ``A ≈ n I``, like :func:`sgmcmc_verify.targets.gaussian_means_target`)
     and a Wishart spread that makes the per-datum Hessians differ strongly (rank-deficient when
     ``m < d``); ``f_i`` is minimized at ``c_i`` when ``A_i`` is invertible.
 
@@ -268,7 +268,7 @@ def exact_trajectory(q: QuadraticSum, method: str, step_size: float, iterations:
     iterations : int
         ``K >= 1``.
     batch_size : int
-        SG-UL-MCMC's ``b`` (i.i.d. draws, as :class:`verify.estimators.UniformMinibatch` with
+        SG-UL-MCMC's ``b`` (i.i.d. draws, as :class:`sgmcmc_verify.estimators.UniformMinibatch` with
         ``replace=True``); HSG-HMC uses one sample (Algorithm 1).
     schedule : {"periodic", "harmonic"}
         HSG-HMC's ``ρ_k`` (Corollary 2: ``ρ_k = 1/(mod(k−1, ⌈1/η⌉) + 1)``; Theorem 1: ``1/k``).
@@ -281,7 +281,7 @@ def exact_trajectory(q: QuadraticSum, method: str, step_size: float, iterations:
         ``mean`` (K+1, d), ``cov`` (K+1, d, d) of ``x_k``; ``w2`` (K+1,) the Bures lower bound on
         ``W2(law(x_k), N(A⁻¹b, A⁻¹))`` (d <= 2: closed form); ``evaluations`` (K+1,) per-datum
         gradient evaluations spent on ``g^(0) … g^(k−1)``, counted as the samplers count them
-        (:mod:`verify.estimators.variance_reduced`: ``b`` for a fresh estimate or a ρ = 1 step,
+        (:mod:`sgmcmc_verify.estimators.variance_reduced`: ``b`` for a fresh estimate or a ρ = 1 step,
         ``2`` for a hybrid step, ``B_0`` (``n`` when full) at a reset, ``2B`` for an inner step).
 
     Raises

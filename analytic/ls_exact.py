@@ -1,7 +1,7 @@
 """Exact laws of SGLD / LS-SGLD / LS-LD on Gaussian targets, the Theorem 3.3 split, Proposition 2.1.
 
 On a quadratic finite sum whose per-datum Hessians are all equal (here ``V(θ) = Σ_i ½‖θ − c_i‖²``,
-:class:`verify.targets.GaussianMeansTarget`, ``∇²V = H``) the minibatch gradient is
+:class:`sgmcmc_verify.targets.GaussianMeansTarget`, ``∇²V = H``) the minibatch gradient is
 ``ĝ(θ) = H(θ − θ*) + ζ`` with ``ζ`` independent of θ (mean 0, covariance ``Q``), and LS-SGLD (2.5)
 
     x' = x − η A⁻¹ĝ + √(2η/β) A^{−p} ε
@@ -10,7 +10,7 @@ is the linear recursion ``x' = (I − ηA⁻¹H) x + ηA⁻¹Hθ* + noise`` with
 ``W = η² A⁻¹QA⁻¹ + (2η/β) A^{−2p}`` (``p = 1/2`` in the paper; ``p = 1``, noise smoothed like the
 gradient, is the variant that Proposition 2.1's argument excludes — the Proposition 2.1 study computes it
 as the contrast that shows why the square root is needed). Its mean and covariance at every step follow exactly from
-:func:`analytic.linear_samplers.propagate_moments`.
+:func:`sgmcmc_verify.analytic.linear_samplers.propagate_moments`.
 
 The continuous LS-LD (2.3) from the same initial law is Gaussian too, with ``B = A⁻¹H``:
 ``m(t) = θ* + e^{−tB}(m_0 − θ*)`` and ``S(t) = S_∞ + e^{−tB}(S_0 − S_∞)e^{−tBᵀ}``,
@@ -58,7 +58,7 @@ def _check_square(name, M, d):
 
 def ls_sgld_recursion(hessian, minimizer, noise_cov, step_size, smoothing_inverse, inverse_temperature=1.0,
                       noise_power=0.5) -> LinearRecursion:
-    """LS-SGLD (2.5) on a quadratic target as a :class:`~analytic.linear_samplers.LinearRecursion`.
+    """LS-SGLD (2.5) on a quadratic target as a :class:`~sgmcmc_verify.analytic.linear_samplers.LinearRecursion`.
 
     Parameters
     ----------

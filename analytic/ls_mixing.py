@@ -129,7 +129,7 @@ def running_mean_mse(covariance, smoothing_matrix, step_size, steps, start_offse
         EM step h (stable: spectral radius of ``M = I − hA⁻¹Σ⁻¹`` below 1).
     steps : 1-D array_like of int >= 1
         The N at which to evaluate; the running mean is over the states after steps 1..N (as
-        :func:`verify.runner.run_chains` time averages).
+        :func:`sgmcmc_verify.runner.run_chains` time averages).
     start_offset : (d,) array_like
         ``x₀ − μ`` (Fig. 3: x₀ = 0, so ``−μ``).
 

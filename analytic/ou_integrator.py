@@ -27,7 +27,7 @@ places where the printed text is easy to misread.
 the same quantities in floating point without cancellation for any ``a = γη > 0`` (``expm1`` and
 Taylor series of the entire functions ``φ₂`` and ``ψ`` below), and
 :func:`exponential_integrator_recursion` writes the integrator on a quadratic potential as a
-:class:`~analytic.linear_samplers.LinearRecursion`, whose moments are then exact.
+:class:`~sgmcmc_verify.analytic.linear_samplers.LinearRecursion`, whose moments are then exact.
 
 References
 ----------

@@ -98,13 +98,13 @@ def em_time_average_moments(A, a, W, mean0, cov0, steps, weight, center):
 
     The chain is ``z_{k+1} = A z_k + a + ε_k`` (``Cov ε_k = W``, independent of the past) started
     from a law with mean ``mean0`` and covariance ``cov0``; the time average is that of
-    :func:`verify.runner.run_chains`, over the states after each step,
+    :func:`sgmcmc_verify.runner.run_chains`, over the states after each step,
     ``φ̂_K = (1/K) Σ_{k=1}^{K} φ(z_k)`` with ``φ(z) = (z − c)ᵀ Π (z − c)``.
 
     Parameters
     ----------
     A : (D, D) array_like; a : (D,) array_like; W : (D, D) array_like
-        The recursion (:class:`analytic.linear_samplers.LinearRecursion` fields).
+        The recursion (:class:`sgmcmc_verify.analytic.linear_samplers.LinearRecursion` fields).
     mean0 : (D,) array_like; cov0 : (D, D) array_like
         First two moments of ``z_0``.
     steps : 1-D array_like of int

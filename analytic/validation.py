@@ -1,8 +1,8 @@
 """Input validation shared by every layer: the bottom of the package graph.
 
 Bad input raises :class:`ValueError` naming the parameter and the bad value. These helpers live in
-:mod:`analytic` (which imports nothing else of the project) so that every other package can use
-them without an import cycle; :mod:`verify.errors` re-exports them next to the typed divergence
+:mod:`sgmcmc_verify.analytic` (which imports nothing else of the project) so that every other package can use
+them without an import cycle; :mod:`sgmcmc_verify.errors` re-exports them next to the typed divergence
 error.
 """
 from __future__ import annotations

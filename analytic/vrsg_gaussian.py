@@ -10,7 +10,7 @@ SGLD with an n-minibatch, ``θ' = θ − h(κθ − N x̄_b) + √(2h) ξ``, is 
 
 a linear recursion whose only random coefficient is the minibatch mean: ``ζ`` is drawn afresh every
 step, independent of the past, with the exact central moments of a sample mean from a finite
-population (:func:`analytic.vrsg.minibatch_mean_central_moments`, either sampling scheme). vrSG-LD
+population (:func:`sgmcmc_verify.analytic.vrsg.minibatch_mean_central_moments`, either sampling scheme). vrSG-LD
 (Algorithm 1) on this model has the gradient ``κθ − N x̄_b`` with ``x̄_b`` the mean of the *anchor*
 minibatch (size n1): every ``V_i`` has Hessian 1, so the control variate cancels ``θ̃`` and the
 current minibatch exactly, and vrSG-LD is the same recursion with ``ζ`` redrawn only every ``m``

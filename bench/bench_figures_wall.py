@@ -17,12 +17,8 @@ outside (``run all`` plus ``figures``), printed as given.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from verify.ledger.compare import _fmt_s, manifests  # noqa: E402
+from sgmcmc_verify.ledger.compare import _fmt_s, manifests
 
 
 def table(results_a, results_b, labels=("before", "after"), total_a=None, total_b=None) -> str:

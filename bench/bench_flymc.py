@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 
-from paper_repro.ewsg.real_blr import TABLE1_METHODS, map_point, table1_data, table1_sampler
-from paper_repro.ewsg.settings import Table1Settings
-from verify.runner import run_chains
-from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
+from sgmcmc_verify.paper_repro.ewsg.real_blr import TABLE1_METHODS, map_point, table1_data, table1_sampler
+from sgmcmc_verify.paper_repro.ewsg.settings import Table1Settings
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
 
 def per_pass(method, target, cfg, theta_map, chains=100, repeats=3):

@@ -25,11 +25,11 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from verify import samplers
-from verify.estimators import SVRGControlVariate, UniformMinibatch
-from verify.integrators import OverdampedEM
-from verify.runner import run_chains
-from verify.targets import MLPClassifierTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import SVRGControlVariate, UniformMinibatch
+from sgmcmc_verify.integrators import OverdampedEM
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import MLPClassifierTarget
 
 
 def _target(n, seed=0):
@@ -73,8 +73,8 @@ BNN_METHODS = ("SGLD", "pSGLD", "SGHMC", "CP-SGHMC", "EWSG")
 
 def seconds_per_pass_method(t, method, labels, passes=2.0, repeats=3):
     """Wall seconds per data pass of one EWSG §5.3 method (b = 100), one chain, no recording."""
-    from verify.estimators import ClusteredMinibatch, EWSGIndexChain
-    from verify.integrators import UnderdampedEM
+    from sgmcmc_verify.estimators import ClusteredMinibatch, EWSGIndexChain
+    from sgmcmc_verify.integrators import UnderdampedEM
 
     smp = {"SGLD": lambda: samplers.sgld(t, 1e-7, 100), "pSGLD": lambda: samplers.psgld(t, 1e-4, 100),
            "SGHMC": lambda: samplers.sghmc(t, 2e-3, 0.1, 100),
@@ -105,7 +105,7 @@ def main(argv=None):
         for m in ("SGLD", "vrSG-MCMC", "SVRG-LD"):
             print(f"{m:12s} " + " ".join(f"{seconds_per_step(targets[n], m, repeats=a.repeats):12.2e}"
                                          for n in (4_000, 60_000)))
-        from verify.estimators import kmeans_clusters
+        from sgmcmc_verify.estimators import kmeans_clusters
         t0 = time.perf_counter()
         labels = kmeans_clusters(t.X, 10, seed=0)
         print(f"\n## EWSG §5.3 methods on the MLP, N = {t.n}, b = 100: seconds per data pass "

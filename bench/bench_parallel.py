@@ -1,8 +1,8 @@
 """Benchmark (``make bench``): parallel efficiency of the paper-scale task lists at n_jobs = 1, 2, 4.
 
 The paper-scale LS-SGLD and HSG-HMC studies are lists of independent tasks (one long chain of one
-sampler / configuration / block of runs, seeded in a fixed order; :func:`verify.runner.run_tasks`,
-:func:`verify.runner.run_realizations_many`). This bench runs each list on a reduced paper-like
+sampler / configuration / block of runs, seeded in a fixed order; :func:`sgmcmc_verify.runner.run_tasks`,
+:func:`sgmcmc_verify.runner.run_realizations_many`). This bench runs each list on a reduced paper-like
 workload (the paper settings with fewer steps) with n_jobs = 1, 2, 4 and prints, per workload, the
 wall time, the speed-up ``T₁/T_n`` and the efficiency ``T₁/(n T_n)``, with the task count and the
 longest task (the bound on the speed-up is ``Σ tasks / longest task``). Every task's duration is
@@ -25,14 +25,14 @@ import time
 
 import numpy as np
 
-from paper_repro.hsg_hmc.lemmas import lemma_studies
-from paper_repro.hsg_hmc.settings import LemmaSettings
-from paper_repro.ls_sgld.gaussian2d import _fig1_config, fig1_tasks
-from paper_repro.ls_sgld.mixture import _fig3_block, _table2_sampler_run, fig3_tasks, grid_sample, table2_tasks
-from paper_repro.ls_sgld.settings import Fig1Settings, Fig3Settings, Table2Settings
-from verify.measure.transport import w2_exact
-from verify.runner import block_sizes, run_tasks
-from verify.targets import LSMixtureTarget, mixture_centers
+from sgmcmc_verify.paper_repro.hsg_hmc.lemmas import lemma_studies
+from sgmcmc_verify.paper_repro.hsg_hmc.settings import LemmaSettings
+from sgmcmc_verify.paper_repro.ls_sgld.gaussian2d import _fig1_config, fig1_tasks
+from sgmcmc_verify.paper_repro.ls_sgld.mixture import _fig3_block, _table2_sampler_run, fig3_tasks, grid_sample, table2_tasks
+from sgmcmc_verify.paper_repro.ls_sgld.settings import Fig1Settings, Fig3Settings, Table2Settings
+from sgmcmc_verify.measure.transport import w2_exact
+from sgmcmc_verify.runner import block_sizes, run_tasks
+from sgmcmc_verify.targets import LSMixtureTarget, mixture_centers
 
 
 def _timed(fn, args):

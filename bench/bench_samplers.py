@@ -11,8 +11,8 @@ import time
 
 import numpy as np
 
-from paper_repro.ewsg.experiments import make_sampler, run_all
-from verify.targets import GaussianMeansTarget, gaussian_means_target
+from sgmcmc_verify.paper_repro.ewsg.experiments import make_sampler, run_all
+from sgmcmc_verify.targets import GaussianMeansTarget, gaussian_means_target
 
 STEP = {"SGLD": 5e-3, "pSGLD": 5e-3, "SGHMC": 5e-2, "EWSG": 5e-2, "SVRG-LD": 5e-4, "FG": 5e-2}
 
@@ -36,8 +36,8 @@ def chain_steps_per_second(method, target, chains=10_000, steps=200, repeats=3):
 
 def _toolkit_rate(method, target, b, chains, steps, seed):
     """Chain-steps/s of the toolkit's SGLD / SGHMC (uniform minibatch of size ``b``) over ``steps`` steps."""
-    from verify.estimators import UniformMinibatch
-    from verify.integrators import OverdampedEM, UnderdampedEM
+    from sgmcmc_verify.estimators import UniformMinibatch
+    from sgmcmc_verify.integrators import OverdampedEM, UnderdampedEM
     rng = np.random.default_rng(seed)
     est = UniformMinibatch(b)
     if method == "SGLD":
@@ -74,7 +74,7 @@ def _minimal_rate(method, target, b, chains, steps, seed):
 
 def _ewsg_pair(chains, steps, seed, toolkit):
     """EWSG (M = 1, b = 1, x recommended), §5.1 Gaussian, h = 0.05, γ = 10."""
-    from verify.samplers import ewsg
+    from sgmcmc_verify.samplers import ewsg
     t = gaussian_means_target()
     h, gam = 0.05, 10.0
     rng = np.random.default_rng(seed)
@@ -106,7 +106,7 @@ def _ewsg_pair(chains, steps, seed, toolkit):
 
 def _ls_sgld_pair(chains, steps, seed, toolkit):
     """LS-SGLD (σ = 1, b = 1), §5.1 Gaussian in d = 2 (the dimension of LS-SGLD §4.1), h = 5e-3."""
-    from verify.samplers import ls_sgld
+    from sgmcmc_verify.samplers import ls_sgld
     t = gaussian_means_target()
     h, sm = 5e-3, 1.0
     rng = np.random.default_rng(seed)
@@ -135,8 +135,8 @@ def _hsg_hmc_pair(chains, steps, seed, toolkit):
     """HSG-HMC (periodic ρ, b = 1, Remark 2's γ), HSG-HMC mixture n = 500, d = 2, η = 0.1."""
     from scipy.special import expit
 
-    from verify.samplers import hsg_hmc
-    from verify.targets import hsg_mixture_target
+    from sgmcmc_verify.samplers import hsg_hmc
+    from sgmcmc_verify.targets import hsg_mixture_target
     t = hsg_mixture_target()
     eta = 0.1
     s = hsg_hmc(t, eta)
@@ -236,8 +236,8 @@ def single_chain_table(steps=100_000, repeats=3, methods=("SGLD", "SGHMC"), batc
         ``method, b, numpy, compiled, minimal, blackjax`` (steps/s; ``None`` where skipped) and the ratios
         ``compiled / blackjax`` and ``numpy / blackjax``.
     """
-    from verify.integrators.compiled import numba_available
-    from verify.samplers import sghmc, sgld
+    from sgmcmc_verify.integrators.compiled import numba_available
+    from sgmcmc_verify.samplers import sghmc, sgld
     t = gaussian_means_target()
     peers = _peers_available()
     rows = []
@@ -252,7 +252,7 @@ def single_chain_table(steps=100_000, repeats=3, methods=("SGLD", "SGHMC"), batc
                 s.advance(s.init(x0), np.random.default_rng(0), 10)  # compile
             run = None
             if peers:
-                from verify.peers.blackjax import compiled_loop
+                from sgmcmc_verify.peers.blackjax import compiled_loop
                 run = compiled_loop(method, t, h, steps, batch_size=b, friction=10.0)
                 run(0, x0).block_until_ready()  # compile
             for r in range(repeats):
@@ -282,8 +282,8 @@ def single_chain_table(steps=100_000, repeats=3, methods=("SGLD", "SGHMC"), batc
 def peers_many_chains_table(chains=10_000, steps=200, repeats=3, batch_sizes=(1, 10)):
     """10⁴ chains: chain-steps/s of the toolkit's NumPy step, its compiled kernel and blackjax's compiled loop
     (``jax.vmap`` over chains inside ``lax.scan``); ``None`` rows where blackjax is absent."""
-    from verify.integrators.compiled import numba_available
-    from verify.samplers import sghmc, sgld
+    from sgmcmc_verify.integrators.compiled import numba_available
+    from sgmcmc_verify.samplers import sghmc, sgld
     t = gaussian_means_target()
     rows = []
     for method in ("SGLD", "SGHMC"):
@@ -294,7 +294,7 @@ def peers_many_chains_table(chains=10_000, steps=200, repeats=3, batch_sizes=(1,
             best = {"numpy": 0.0, "compiled": 0.0, "blackjax": 0.0}
             run = None
             if _peers_available():
-                from verify.peers.blackjax import compiled_loop
+                from sgmcmc_verify.peers.blackjax import compiled_loop
                 run = compiled_loop(method, t, h, steps, batch_size=b, friction=10.0, chains=chains)
                 run(0, x0).block_until_ready()
             for r in range(repeats):
@@ -369,7 +369,7 @@ def main(argv=None):
         print(f"{m:8s} " + " ".join(row))
     print("\n## Laplacian smoothing A_sigma^-1 v and A_sigma^-1/2 v by FFT (LS-SGLD eq. (2.8)), 10 chains, sigma = 1")
     print("# time per application; O(d log d) means time / (d log2 d) stays roughly flat")
-    from analytic.laplacian import apply_inverse, apply_inverse_sqrt
+    from sgmcmc_verify.analytic.laplacian import apply_inverse, apply_inverse_sqrt
     print(f"{'d':>9s} {'inverse (s)':>12s} {'inv-sqrt (s)':>13s} {'ns / (d log2 d)':>16s}")
     for d in (10**3, 10**4, 10**5, 10**6):
         v = np.random.default_rng(0).standard_normal((10, d))

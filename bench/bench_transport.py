@@ -1,6 +1,6 @@
 """Benchmarks of the transport layer (``make bench``): exact W2 (``ot.emd2``) and ε-scaled log-domain Sinkhorn.
 
-Point clouds are exact draws from the HSG-HMC Table 2 mixture (``verify.targets.mixtures``), the
+Point clouds are exact draws from the HSG-HMC Table 2 mixture (``sgmcmc_verify.targets.mixtures``), the
 problem the paper-scale Table 2 runs solve. Prints a table; numbers go to docs/benchmarks.md by hand.
 Not a test: nothing here asserts a time.
 """
@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from paper_repro.hsg_hmc.settings import Table2Settings
-from verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
-from verify.measure.transport import w2_exact, w2_sinkhorn
+from sgmcmc_verify.paper_repro.hsg_hmc.settings import Table2Settings
+from sgmcmc_verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
+from sgmcmc_verify.measure.transport import w2_exact, w2_sinkhorn
 
 
 def main(argv=None):

@@ -13,10 +13,10 @@ import warnings
 
 import numpy as np
 
-from paper_repro.vrsg.theory import pima_target
-from verify import samplers
-from verify.estimators import UniformMinibatch
-from verify.targets import vrsg_gaussian_target
+from sgmcmc_verify.paper_repro.vrsg.theory import pima_target
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import UniformMinibatch
+from sgmcmc_verify.targets import vrsg_gaussian_target
 
 
 def chain_steps_per_second(sampler, dim, chains, steps=200, repeats=3):

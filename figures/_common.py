@@ -18,8 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
-from verify.store.cache import pid_alive  # noqa: E402
-from verify.store.io import ResultFileError  # noqa: E402
+from sgmcmc_verify.store.cache import pid_alive  # noqa: E402
+from sgmcmc_verify.store.io import ResultFileError  # noqa: E402
 
 __all__ = ["save_figure", "have", "draw_available", "named_files"]
 
@@ -96,7 +96,7 @@ def draw_available(panels, res: Path, out: Path) -> list[Path]:
 
     Raises
     ------
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         A panel that fails on its files, naming them (:func:`named_files`).
     """
     paths: list[Path] = []
@@ -113,7 +113,7 @@ def named_files(files, panel: str):
 
     Raises
     ------
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         For a ``KeyError``, ``IndexError``, ``ValueError`` or ``TypeError`` raised inside (the original
         is chained; ``--debug`` shows it).
     """

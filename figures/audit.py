@@ -18,8 +18,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from jinja2 import Environment, select_autoescape  # noqa: E402
 
-from figures._common import save_figure  # noqa: E402
-from verify.store.io import read_json, write_json, write_text  # noqa: E402
+from sgmcmc_verify.figures._common import save_figure  # noqa: E402
+from sgmcmc_verify.store.io import read_json, write_json, write_text  # noqa: E402
 
 __all__ = ["draw_all", "draw_sampler", "render_index"]
 

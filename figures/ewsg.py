@@ -15,9 +15,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures._common import draw_available, save_figure  # noqa: E402
-from verify.ledger.claims import format_ci  # noqa: E402
-from verify.store.io import ResultFileError, read_csv, read_json  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.ledger.claims import format_ci  # noqa: E402
+from sgmcmc_verify.store.io import ResultFileError, read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all", "draw_appendix", "draw_thm41", "draw_thm42", "draw_thmH1", "draw_split", "draw_remark1",
            "draw_fig1c_repeat"]
@@ -140,7 +140,7 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
 
     Raises
     ------
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         Naming the file that is truncated, garbled or lacks what the panel needs.
     """
     res, out = Path(results), Path(out)
@@ -151,7 +151,7 @@ def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     paths = draw_available(panels, res, out)
     paths += draw_appendix(res, out)
     paths += draw_available(THEORY_PANELS, res, out)
-    from figures.ewsg_flymc import draw_flymc  # §5.2 Table 1 / Fig. 2 and App. G.1 / Fig. 6 (issue #12 part A)
+    from sgmcmc_verify.figures.ewsg_flymc import draw_flymc  # §5.2 Table 1 / Fig. 2 and App. G.1 / Fig. 6 (issue #12 part A)
 
     paths += draw_flymc(res, out)
     paths += draw_bnn(res, out)  # §5.3 Fig. 3a / Table 2 MLP and App. G.3 Table 3 (issue #12 part B)
@@ -523,7 +523,7 @@ def draw_bnn(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
 
     Raises
     ------
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         A result file that is unreadable or lacks the columns a panel needs.
     """
     res, out = Path(results), Path(out)

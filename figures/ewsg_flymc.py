@@ -1,5 +1,5 @@
 """EWSG §5.2 Table 1 / Fig. 2a-b (BLR, five methods) and Appendix G.1 / Fig. 6a-d (FlyMC on the misspecified
-Gaussian), drawn from ``results/ewsg/`` only; called by :func:`figures.ewsg.draw_all`.
+Gaussian), drawn from ``results/ewsg/`` only; called by :func:`sgmcmc_verify.figures.ewsg.draw_all`.
 
 Writes ``table1_fig2.png`` (test accuracy and log-likelihood against data passes, Fig. 2a, and against wall
 time, Fig. 2b; mean over runs ± 1 s.d.) and ``fig6.png`` (FlyMC's data per iteration, the autocorrelations,
@@ -15,8 +15,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from figures._common import draw_available, save_figure  # noqa: E402
-from verify.store.io import read_csv, read_json  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_table1", "draw_fig6", "FLYMC_PANELS", "draw_flymc"]
 

@@ -14,9 +14,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures._common import draw_available  # noqa: E402
-from figures.ewsg import _KL_COLUMNS, _fmt_fit, _kl_panel, _save  # noqa: E402
-from verify.store.io import read_csv, read_json  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available  # noqa: E402
+from sgmcmc_verify.figures.ewsg import _KL_COLUMNS, _fmt_fit, _kl_panel, _save  # noqa: E402
+from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
 
@@ -240,7 +240,7 @@ def draw_all(results="results/ewsg_iclr", out="figures/out/ewsg_iclr") -> list[P
 
     Raises
     ------
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         Naming a file that is truncated, garbled or lacks the columns a panel reads.
     """
     res, out = Path(results), Path(out)

@@ -32,8 +32,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures._common import draw_available, save_figure  # noqa: E402
-from verify.store.io import read_csv, read_json  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
 

@@ -16,8 +16,8 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from figures._common import draw_available, save_figure  # noqa: E402
-from verify.store.io import read_csv, read_json  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
 
@@ -210,7 +210,7 @@ def _fig3(res, out):
             ax.plot(n, y, "o-", color=col, ms=3, label=f"{name} (σ={rr[0]['sigma']:g})")
             ax.fill_between(n, np.maximum(y - se, 1e-12), y + se, color=col, alpha=0.2)
             tv = ex.get("gaussian_asymptotic_trace_V", {}).get(name)
-            if tv is not None and t.startswith("gauss"):   # exact asymptotic tr V / (N h) (analytic.ls_mixing)
+            if tv is not None and t.startswith("gauss"):   # exact asymptotic tr V / (N h) (sgmcmc_verify.analytic.ls_mixing)
                 ax.plot(n, tv / (n * rr[0]["step_size"]), "--", color=col, lw=0.8, label=f"{name} exact tr V/(Nh)")
         ax.set_xscale("log")
         ax.set_yscale("log")

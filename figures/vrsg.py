@@ -36,8 +36,8 @@ def draw_all(results_dir, out_dir) -> list[Path]:
 
 import numpy as np  # noqa: E402
 
-from figures._common import named_files, save_figure  # noqa: E402
-from verify.store.io import read_csv, read_json  # noqa: E402
+from sgmcmc_verify.figures._common import named_files, save_figure  # noqa: E402
+from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 
 def _save_theory(fig, out: Path, name: str) -> list[Path]:

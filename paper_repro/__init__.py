@@ -11,6 +11,6 @@ package       paper (seed file in ``../shared/seeds/``)
 ============  =========================================================================================
 
 Each package has ``settings``, its experiment modules, ``registry`` (the experiments, for the CLI and
-the cache) and ``claims`` (the ledger entries); :mod:`verify.store.registry` discovers them.
+the cache) and ``claims`` (the ledger entries); :mod:`sgmcmc_verify.store.registry` discovers them.
 """
 __all__ = ["ewsg", "ewsg_iclr", "hsg_hmc", "ls_sgld", "vrsg"]

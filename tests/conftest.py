@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.targets import gaussian_means_target
 
 SEED_STRIDE = 7919  # a prime: offsets k and k' never map two tests' seeds onto each other's
 KINDS = ("statistical", "negative_control")
@@ -97,8 +97,8 @@ def zero_target():
 def smoke_results(tmp_path_factory):
     """Every registered experiment run once at smoke scale into a session temp dir (2 joblib workers: the
     numbers do not depend on ``n_jobs``, which ``tests/verify/test_runner.py`` checks)."""
-    from verify.store.cache import run_experiment
-    from verify.store.registry import all_experiments
+    from sgmcmc_verify.store.cache import run_experiment
+    from sgmcmc_verify.store.registry import all_experiments
 
     root = tmp_path_factory.mktemp("smoke_results")
     for e in all_experiments():

@@ -1,14 +1,18 @@
 """sgmcmc-verify: reference stochastic-gradient MCMC samplers and the measurements that check the papers' claims.
 
-Data flows one way: settings → :mod:`verify.runner` → :mod:`verify.samplers` (integrator × estimator
-on a target) → traces → :mod:`verify.measure` → :mod:`verify.ledger` → figures. The layers below
-import nothing from the layers above; :mod:`analytic` (exact mathematics) imports nothing of the
+Data flows one way: settings → :mod:`sgmcmc_verify.runner` → :mod:`sgmcmc_verify.samplers` (integrator × estimator
+on a target) → traces → :mod:`sgmcmc_verify.measure` → :mod:`sgmcmc_verify.ledger` → figures. The layers below
+import nothing from the layers above; :mod:`sgmcmc_verify.analytic` (exact mathematics) imports nothing of the
 project.
+
+One import name: this package is the folder ``verify/``; the folders ``analytic/``, ``paper_repro/`` and
+``figures/`` are installed as its subpackages :mod:`sgmcmc_verify.analytic`, :mod:`sgmcmc_verify.paper_repro`
+and :mod:`sgmcmc_verify.figures` (``setup.py``), so the distribution adds no other top-level name.
 
 Module map
 ----------
 ==============================  =====================================================================
-``errors``                      :class:`~verify.errors.DivergenceError`; the ``check_*`` validators
+``errors``                      :class:`~sgmcmc_verify.errors.DivergenceError`; the ``check_*`` validators
 ``targets.base``                the finite-sum potential protocol
 ``targets.gaussian``            EWSG §5.1 Gaussian (exact laws), one-datum Gaussians (LS-SGLD §4.1),
                                 vrSG-MCMC §5's Gaussian-mean model
@@ -40,7 +44,7 @@ Module map
 ``measure.predictive``          posterior-predictive averages, classification error, log loss
 ``audit``                       the audit battery (issue #15): six checks any sampler factory runs through
                                 (consistency / order, SG sensitivity, time-average bound, mixture W2,
-                                stability, cost), :func:`verify.audit.audit`; ``sgmcmc-verify audit``
+                                stability, cost), :func:`sgmcmc_verify.audit.audit`; ``sgmcmc-verify audit``
 ``ledger.claims``               claims, verdicts, the registry of claims
 ``ledger.report``               claims.json, REPORT.md / REPORT.html
 ``ledger.baseline``             smoke-scale regression against committed baselines
@@ -50,6 +54,9 @@ Module map
 ``store.io``                    atomic CSV / JSON, checked reads, SHA-256
 ``cli``                         the ``sgmcmc-verify`` command
 ``peers.blackjax``              blackjax's SGLD / SGHMC in the sampler protocol (optional extra ``peers``)
+``analytic``                    exact mathematics (closed forms, sympy); imports nothing else of the project
+``paper_repro``                 one subpackage per paper: settings, experiments, claims, registry
+``figures``                     one plotting module per paper; reads stored results only
 ==============================  =====================================================================
 """
 __all__ = ["errors", "targets", "estimators", "integrators", "samplers", "runner", "measure", "ledger", "store",

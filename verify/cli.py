@@ -12,7 +12,7 @@ Examples
     sgmcmc-verify verify --scale default      # run all + figures + report (what `make verify` does)
     sgmcmc-verify baseline --check            # smoke-scale regression against paper_repro/baselines/
     sgmcmc-verify baseline --refresh          # rewrite the baselines on purpose
-    sgmcmc-verify audit verify.samplers:sgld --scale smoke --name SGLD   # the audit battery (issue #15)
+    sgmcmc-verify audit sgmcmc_verify.samplers:sgld --scale smoke --name SGLD   # the audit battery (issue #15)
     sgmcmc-verify audit SGHMC --param friction=15                       # a toolkit sampler by name
     sgmcmc-verify audit toolkit --scale default                         # every toolkit sampler (make audit)
     sgmcmc-verify compare --a results --b results/paper   # both scales side by side -> docs/paper_scale_report.md
@@ -26,9 +26,9 @@ import contextlib
 import sys
 from pathlib import Path
 
-from verify.store.settings import SCALES
+from sgmcmc_verify.store.settings import SCALES
 
-#: The joblib backends ``--backend`` accepts (the same as ``verify.store.cache.BACKENDS``).
+#: The joblib backends ``--backend`` accepts (the same as ``sgmcmc_verify.store.cache.BACKENDS``).
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
 
 
@@ -71,7 +71,7 @@ def _backend(name, scheduler, n_jobs):
 
 
 def _select_experiments(target):
-    from verify.store.registry import all_experiments, get_experiment
+    from sgmcmc_verify.store.registry import all_experiments, get_experiment
 
     if target == "all":
         return all_experiments()
@@ -92,7 +92,7 @@ def _warn_unused_data(exps, a, log):
 
 
 def _run(exps, a, log):
-    from verify.store.cache import run_experiment
+    from sgmcmc_verify.store.cache import run_experiment
 
     _warn_unused_data(exps, a, log)
     out = []
@@ -114,8 +114,8 @@ def _figures(paper, results, out, log):
     Every experiment's published files are checked against its manifest first (a changed or
     truncated file stops the command, naming the file).
     """
-    from verify.store.cache import verify_published
-    from verify.store.registry import all_experiments, figure_modules
+    from sgmcmc_verify.store.cache import verify_published
+    from sgmcmc_verify.store.registry import all_experiments, figure_modules
 
     root = Path(results)
     if not root.is_dir():
@@ -131,7 +131,7 @@ def _figures(paper, results, out, log):
             continue
         res = root / name
         if not res.is_dir():
-            log(f"figures.{name}: no results under {res}; skipped")
+            log(f"sgmcmc_verify.figures.{name}: no results under {res}; skipped")
             continue
         missing = []
         for e in (e for e in exps if e.paper == name):
@@ -140,9 +140,9 @@ def _figures(paper, results, out, log):
             except FileNotFoundError:
                 missing.append(e.id)
         paths = m.draw_all(res, Path(out) / name)
-        log(f"figures.{name}: {len(paths)} files in {Path(out) / name}")
+        log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
         if missing:
-            log(f"figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
+            log(f"sgmcmc_verify.figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
                 f"(`sgmcmc-verify run {name}` makes them)")
         done += paths
     if paper and not done:
@@ -151,7 +151,7 @@ def _figures(paper, results, out, log):
 
 
 def _claims_for(target):
-    from verify.ledger.claims import all_claims, get
+    from sgmcmc_verify.ledger.claims import all_claims, get
 
     if target in (None, "all"):
         return all_claims()
@@ -160,8 +160,8 @@ def _claims_for(target):
 
 
 def _report(a, log):
-    from verify.ledger.report import evaluate, write_report
-    from verify.store.registry import get_experiment
+    from sgmcmc_verify.ledger.report import evaluate, write_report
+    from sgmcmc_verify.store.registry import get_experiment
 
     claims = _claims_for(getattr(a, "target", None))
     available = getattr(a, "available", False)
@@ -271,8 +271,8 @@ def _parse_params(items) -> dict:
 
 def _audit(a, log) -> int:
     """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table; 1 if anything is flagged."""
-    from verify.audit import TOOLKIT_AUDIT, audit
-    from verify.store.registry import figure_modules
+    from sgmcmc_verify.audit import TOOLKIT_AUDIT, audit
+    from sgmcmc_verify.store.registry import figure_modules
 
     fig = figure_modules()["audit"]   # figures are found at run time, as `figures` does
 
@@ -289,7 +289,7 @@ def _audit(a, log) -> int:
         jobs = [(a.factory, a.name or a.factory, p, o if a.expected_order == "1" else order)]
     else:
         jobs = [(a.factory, a.name, params, order)]
-    from verify.audit import CHECKS
+    from sgmcmc_verify.audit import CHECKS
 
     checks = CHECKS if a.checks is None else tuple(c.strip() for c in a.checks.split(",") if c.strip())
     flagged = False
@@ -333,7 +333,7 @@ def main(argv=None) -> int:
         if getattr(a, "backend", None) is not None and a.backend not in BACKENDS:
             raise ValueError(f"unknown backend {a.backend!r}; choose one of {', '.join(BACKENDS)}")
         for spec in a.data:
-            from verify.targets.datasets import set_data_path
+            from sgmcmc_verify.targets.datasets import set_data_path
             name, sep, path = spec.partition("=")
             if not sep or not name or not path:
                 raise ValueError(f"--data expects NAME=PATH, got {spec!r}")
@@ -343,12 +343,12 @@ def main(argv=None) -> int:
                 for c in _claims_for(a.paper or "all"):
                     print(f"{c.id:45s} {c.source}")
             else:
-                from verify.store.registry import all_experiments
+                from sgmcmc_verify.store.registry import all_experiments
                 for e in all_experiments():
                     if a.paper in (None, e.paper):
                         print(f"{e.id:20s} {e.description}")
         elif a.cmd == "compare":
-            from verify.ledger.compare import write_comparison
+            from sgmcmc_verify.ledger.compare import write_comparison
             labels = tuple(x.strip() for x in a.labels.split(","))
             a_dir, b_dir = Path(a.a), Path(a.b)
             cmds = (f"sgmcmc-verify verify --scale {labels[0]} --results {a_dir} (or the same experiments one by one)"
@@ -380,7 +380,7 @@ def main(argv=None) -> int:
         elif a.cmd == "audit":
             return _audit(a, log)
         elif a.cmd == "baseline":
-            from verify.ledger.baseline import check, refresh
+            from sgmcmc_verify.ledger.baseline import check, refresh
             if a.refresh:
                 path = refresh(a.results, a.n_jobs, log)
                 print(f"baselines written: {path}")

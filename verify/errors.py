@@ -1,7 +1,7 @@
 """Typed errors and input validation shared by the whole toolkit.
 
 Bad user input raises :class:`ValueError` naming the parameter and its value (the ``check_*``
-helpers, defined in :mod:`analytic.validation` at the bottom of the package graph and re-exported
+helpers, defined in :mod:`sgmcmc_verify.analytic.validation` at the bottom of the package graph and re-exported
 here); a chain that leaves the finite numbers raises :class:`DivergenceError` naming the sampler,
 the step and the setting; a stored result that is unreadable, truncated or does not match the
 SHA-256 its manifest recorded raises :class:`ResultFileError` naming the file and the repair.
@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analytic.validation import check_finite_array, check_nonnegative_int, check_positive, check_positive_int
+from sgmcmc_verify.analytic.validation import check_finite_array, check_nonnegative_int, check_positive, check_positive_int
 
 __all__ = [
     "DivergenceError",

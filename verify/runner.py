@@ -61,7 +61,7 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     engine : {"numpy", "compiled"}, default "numpy"
         ``"numpy"``: one ``sampler.step`` per step (the reference, what every experiment uses).
         ``"compiled"``: the stretches between checkpoints in one ``sampler.advance(state, rng, k)`` call
-        (:func:`verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
+        (:func:`sgmcmc_verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
         single chains; needs ``unit="steps"``, no ``time_average``, ``keep_last`` or ``trace_info``.
 
     Returns
@@ -80,13 +80,13 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     ValueError
         Bad ``steps``, ``checkpoints``, ``unit``, ``keep_last`` or ``engine`` (or ``engine="compiled"`` with
         per-step records, or a sampler without a compiled kernel).
-    verify.errors.DivergenceError
+    sgmcmc_verify.errors.DivergenceError
         From the sampler, when a chain goes non-finite.
 
     Examples
     --------
-    >>> from verify.samplers import sgld
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.samplers import sgld
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> s = sgld(gaussian_means_target(), 1e-3)
     >>> out = run_chains(s, s.init(np.zeros((4, 2))), np.random.default_rng(0), steps=100, keep_last=10)
     >>> out["kept"].shape, out["evaluations"]
@@ -247,7 +247,7 @@ def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_job
     ------
     ValueError
         ``n_jobs`` is 0.
-    verify.errors.DivergenceError
+    sgmcmc_verify.errors.DivergenceError
         The first task *in task order* that raised one (the same for any ``n_jobs``).
     """
     if n_jobs == 0:
@@ -319,7 +319,7 @@ def run_realizations_many(studies: Sequence[RealizationStudy], *, n_jobs: int = 
     ------
     ValueError
         Bad counts, or shared entries that differ between blocks.
-    verify.errors.DivergenceError
+    sgmcmc_verify.errors.DivergenceError
         The first diverged block in (study, block) order.
     """
     plan = []
@@ -381,7 +381,7 @@ def run_realizations(block_fn: Callable[[int, np.random.Generator], Mapping[str,
     ------
     ValueError
         Bad counts, or shared entries that differ between blocks.
-    verify.errors.DivergenceError
+    sgmcmc_verify.errors.DivergenceError
         The first block *in block order* whose chains diverged (the same for every ``n_jobs`` and
         backend, so the step and chain count it reports are reproducible).
     """

@@ -1,9 +1,9 @@
 """The named samplers of the papers (integrator × estimator) and a name → factory registry.
 
 Every factory takes ``(target, step_size, **params)`` and returns an integrator of
-:mod:`verify.integrators` composed with an estimator of :mod:`verify.estimators`::
+:mod:`sgmcmc_verify.integrators` composed with an estimator of :mod:`sgmcmc_verify.estimators`::
 
-    from verify import samplers
+    from sgmcmc_verify import samplers
     s = samplers.build("EWSG", target, 0.05, friction=10.0, index_chain_length=1)
     state = s.init(position, momentum)
     state, info = s.step(state, rng)
@@ -79,7 +79,7 @@ def psgld(target, step_size, batch_size=1, alpha=0.99, lam=1e-5, inverse_tempera
     """pSGLD (Li et al. 2016) with EWSG §5's defaults ``λ = 1e-5, α = 0.99``.
 
     ``preconditioner_input`` picks one of the two documented conventions (see
-    :class:`~verify.integrators.preconditioners.RMSpropPreconditioner`): ``"per_datum"`` (Li et al.,
+    :class:`~sgmcmc_verify.integrators.preconditioners.RMSpropPreconditioner`): ``"per_datum"`` (Li et al.,
     EWSG) or ``"full"`` (the LS-SGLD paper). ``smoothing`` (``None``) composes Laplacian smoothing as
     LS-pSGLD does; the LS-SGLD experiments run their pSGLD as ``smoothing=0.0``, LS-pSGLD's arithmetic
     at σ = 0, which equals pSGLD up to the round-off of the σ = 0 FFT.
@@ -98,7 +98,7 @@ def ls_sgld(target, step_size, smoothing, batch_size=1, inverse_temperature=1.0,
     """LS-SGLD, eq. (2.5) / Algorithm 1: ``x' = x − η A_σ⁻¹ĝ + √(2η/β) A_σ^{−1/2}ξ``, uniform minibatch.
 
     ``smoothing``: a number σ (periodic ``A_σ`` of eq. (2.1), FFT) or an operator
-    (:func:`~verify.integrators.smoothing.paper_2d_smoothing` for eq. (4.1)).
+    (:func:`~sgmcmc_verify.integrators.smoothing.paper_2d_smoothing` for eq. (4.1)).
     """
     return OverdampedEM(target, step_size, _minibatch(estimator, batch_size), LaplacianPreconditioner(smoothing),
                         inverse_temperature, name="LS-SGLD")
@@ -123,7 +123,7 @@ def ls_ld(target, step_size, smoothing, inverse_temperature=1.0) -> OverdampedEM
 def ls_psgld(target, step_size, smoothing, batch_size=1, alpha=0.99, lam=1e-5, inverse_temperature=1.0,
              preconditioner_input="per_datum", estimator=None) -> OverdampedEM:
     """LS-pSGLD (§4): RMSprop composed with Laplacian smoothing, ``D = G^{1/2}A⁻¹G^{1/2}`` (see
-    :class:`~verify.integrators.preconditioners.RMSpropPreconditioner` for why)."""
+    :class:`~sgmcmc_verify.integrators.preconditioners.RMSpropPreconditioner` for why)."""
     pre = RMSpropPreconditioner(alpha, lam, preconditioner_input, smoothing)
     return OverdampedEM(target, step_size, _minibatch(estimator, batch_size), pre, inverse_temperature,
                         name="LS-pSGLD")
@@ -135,7 +135,7 @@ def ewsg_ld(target, step_size, index_chain_length=1, batch_size=1, x_choice="zer
 
     The weights are Appendix E's ``p_i ∝ exp(½‖x + n a_i‖²)``, ``n a_i = √(hβ/2) n∇V_i``, with
     ``x = 0`` by default (the paper recommends no x for this case; see
-    :class:`~verify.estimators.EWSGIndexChain`). ``index_chain_length=0`` is SGLD step for step.
+    :class:`~sgmcmc_verify.estimators.EWSGIndexChain`). ``index_chain_length=0`` is SGLD step for step.
     """
     est = EWSGIndexChain(index_chain_length, batch_size, x_choice)
     return OverdampedEM(target, step_size, est, inverse_temperature=inverse_temperature, name="EWSG-LD")
@@ -164,7 +164,7 @@ def ewsg_vr(target, step_size, friction, index_chain_length=1, batch_size=1, x_c
             calibration_period=1, period_unit="passes", x_friction="base", noise_scale=None) -> UnderdampedEM:
     """EWSG-VR (EWSG Appendix F, Algorithm 2): underdamped EM (3) with friction ``Γ_k`` corrected by the
     SVRG-updated covariance of the stochastic gradient, calibrated every ``calibration_period`` (L) data
-    passes; calibration passes are counted (see :class:`~verify.estimators.EWSGVarianceReduced`)."""
+    passes; calibration passes are counted (see :class:`~sgmcmc_verify.estimators.EWSGVarianceReduced`)."""
     est = EWSGVarianceReduced(EWSGIndexChain(index_chain_length, batch_size, x_choice), calibration_period,
                               period_unit, x_friction)
     return UnderdampedEM(target, step_size, friction, est, noise_scale, name="EWSG-VR")
@@ -220,7 +220,7 @@ def hsg_hmc(target, step_size, friction=None, schedule="periodic", rho=None, bat
         ``η`` > 0 (the method's one hyperparameter).
     friction : float or None
         ``γ`` > 0; ``None`` takes Remark 2's ``e^{−γη} = 0.9``.
-    schedule, rho : see :class:`~verify.estimators.HybridGradient`
+    schedule, rho : see :class:`~sgmcmc_verify.estimators.HybridGradient`
     batch_size : int, default 1
         Fresh samples per iteration.
     u : float, default 1
@@ -228,7 +228,7 @@ def hsg_hmc(target, step_size, friction=None, schedule="periodic", rho=None, bat
 
     Returns
     -------
-    verify.integrators.ExponentialIntegrator
+    sgmcmc_verify.integrators.ExponentialIntegrator
 
     Raises
     ------
@@ -294,7 +294,7 @@ def build(name: str, target, step_size, **params):
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> build("SGHMC", gaussian_means_target(), 0.05, friction=10.0).name
     'SGHMC'
     """

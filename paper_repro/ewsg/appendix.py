@@ -7,10 +7,10 @@
 * ``appD.csv`` — Appendix D (minibatch EWSG, b > 1) with Appendix G.3's comparison at equal data per
   update.
 
-Every chain is stepped by :func:`verify.runner.run_chains` inside seeded blocks of
-:func:`verify.runner.run_realizations`; the KL estimate, its bootstrap standard error and its
-estimation floor are those of Figure 1 (:mod:`paper_repro.ewsg.experiments`). Figure 5 (Bayesian
-logistic regression) is in :mod:`paper_repro.ewsg.appendix_blr`.
+Every chain is stepped by :func:`sgmcmc_verify.runner.run_chains` inside seeded blocks of
+:func:`sgmcmc_verify.runner.run_realizations`; the KL estimate, its bootstrap standard error and its
+estimation floor are those of Figure 1 (:mod:`sgmcmc_verify.paper_repro.ewsg.experiments`). Figure 5 (Bayesian
+logistic regression) is in :mod:`sgmcmc_verify.paper_repro.ewsg.appendix_blr`.
 
 References
 ----------
@@ -23,16 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.gaussian import kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion,
+from sgmcmc_verify.analytic.gaussian import kl_gaussian, quadratic_posterior
+from sgmcmc_verify.analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion,
                                       underdamped_em_recursion, variance_corrected_em_recursion)
-from verify import samplers
-from verify.errors import DivergenceError
-from verify.estimators import EWSGIndexChain
-from verify.measure.metrics import ensemble_kl
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify import samplers
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.measure.metrics import ensemble_kl
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .experiments import _kl_bootstrap_se, kl_estimation_floor
 from .settings import AppendixESettings, Fig4Settings, KLPanelSettings, MinibatchSettings
@@ -96,7 +96,7 @@ def kl_curves(cfg: KLPanelSettings, runs, tag: str, n_jobs=1, backend=None, prog
     cfg : KLPanelSettings
         The §5.1 target, realizations, passes and checkpoints.
     runs : list of dict(label, sampler, h, params)
-        ``sampler`` is a name registered in :mod:`verify.samplers`.
+        ``sampler`` is a name registered in :mod:`sgmcmc_verify.samplers`.
     tag : str
         Key of :data:`_TAGS`: run ``j`` draws from ``SeedSequence([cfg.seed, _TAGS[tag], j])``.
 
@@ -107,7 +107,7 @@ def kl_curves(cfg: KLPanelSettings, runs, tag: str, n_jobs=1, backend=None, prog
         s.e., the exact KL where a closed form exists, the fitted moments, the estimation floor.
     divergences : list of dict
         One per run: ``diverged`` and, if so, the step and the number of non-finite chains of the
-        first block that diverged (:class:`~verify.errors.DivergenceError`).
+        first block that diverged (:class:`~sgmcmc_verify.errors.DivergenceError`).
     """
     target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
     post = quadratic_posterior(target.centers)
@@ -191,7 +191,7 @@ def ewsg_vr_stability(cfg: KLPanelSettings, step_size: float) -> dict:
     """Exact linear stability of EWSG-VR's friction ``Γ = γ + (h/2T) cov[n∇V_I]`` on the §5.1 target.
 
     Returns the spectral radius of the EM recursion with that friction and the exact gradient noise
-    (:func:`~analytic.linear_samplers.variance_corrected_em_recursion`), ``h λ_max(Γ)``, and, for
+    (:func:`~sgmcmc_verify.analytic.linear_samplers.variance_corrected_em_recursion`), ``h λ_max(Γ)``, and, for
     comparison, the spectral radius of plain SGHMC (friction γ) at the same h.
     """
     target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
@@ -211,7 +211,7 @@ def ewsg_selection_friction(cfg: KLPanelSettings, step_size: float, index_chain_
     """How much of EWSG-VR's friction correction EWSG's own index chain already applies (exact, by enumeration).
 
     At θ = the posterior mean and r = ±e_j, the exact law of the index after the M-step chain
-    (:meth:`~verify.estimators.EWSGIndexChain.index_law`) gives the mean selected gradient; its part odd in r,
+    (:meth:`~sgmcmc_verify.estimators.EWSGIndexChain.index_law`) gives the mean selected gradient; its part odd in r,
     ``δg(r) = (E[ĝ | r] − E[ĝ | −r])/2``, acts as a friction. To first order in h the weights (4) with the
     recommended x give ``δg = (h/2T) cov[n∇V_I] r``, which is EWSG-VR's correction ``(Γ − γ) r``. Returns, per
     coordinate j, ``δg_j / ((h/2T) cov r)_j`` (1: EWSG already applies the whole correction; 0: none).

@@ -6,7 +6,7 @@ SGHMC, EWSG, EWSG-VR in both readings of its index chain's x), ``chains`` indepe
 θ)`` of each chain's current sample on the test split is recorded, and its mean and standard
 deviation over the chains (with bootstrap standard errors over chains) are written to ``fig5.csv``.
 An exact reference — MALA, Metropolis-corrected, many independent chains — goes to ``fig5.json``
-with the data sets' sizes. Bayesian logistic regression is :class:`verify.targets.LogisticRegressionTarget`
+with the data sets' sizes. Bayesian logistic regression is :class:`sgmcmc_verify.targets.LogisticRegressionTarget`
 with a Gaussian prior, the same target the HSG-HMC and LS-SGLD studies use.
 
 References
@@ -20,12 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import samplers
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets.datasets import load as load_data
-from verify.targets.datasets import standardize, train_test_split
-from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.datasets import load as load_data
+from sgmcmc_verify.targets.datasets import standardize, train_test_split
+from sgmcmc_verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
 from .settings import Fig5Settings
 
@@ -40,7 +40,7 @@ def fig5_data(name: str, cfg: Fig5Settings):
     Raises
     ------
     ValueError
-        An unknown data set or an unreadable user file (from :func:`verify.targets.datasets.load`).
+        An unknown data set or an unreadable user file (from :func:`sgmcmc_verify.targets.datasets.load`).
     """
     tr, te = standardize(*train_test_split(load_data(name), cfg.test_fraction, cfg.seed))
     return LogisticRegressionTarget(tr.X, tr.y, GaussianPrior(cfg.prior_precision)), te

@@ -7,16 +7,16 @@ checked against the Monte Carlo of Figs 1e–1f in the claims):
 
 * the stationary bias of ``φ̄ = E‖θ − μ‖²`` split by the linearity of the Lyapunov equation into the
   full-gradient integrator's part and the stochastic gradient's part
-  (:func:`analytic.linear_samplers.stationary_bias_split`), on a fine h grid and on the Fig. 1f grid;
+  (:func:`sgmcmc_verify.analytic.linear_samplers.stationary_bias_split`), on a fine h grid and on the Fig. 1f grid;
 * the exact mean and surrogate variance of the time average at the (h, T) points of Figs 1e and 1f,
-  for SGHMC and for the full-gradient integrator (:func:`analytic.time_average.em_time_average_moments`);
+  for SGHMC and for the full-gradient integrator (:func:`sgmcmc_verify.analytic.time_average.em_time_average_moments`);
 * Remark 1's (h, T) map from the exact large-T constants: ``C1 = V(0)`` (continuous dynamics),
   the h/T term ``(V_SG(h) − V_FG(h))/T`` and the h² term ``b(h)²``
-  (:func:`analytic.time_average.em_asymptotic_time_average_variance`).
+  (:func:`sgmcmc_verify.analytic.time_average.em_asymptotic_time_average_variance`).
 
 EWSG (M = 1) is not linear: its signed long-run bias is measured by Monte Carlo (after a burn-in,
 time-averaged), next to the first-order linear-response prediction
-(:func:`analytic.ewsg_weights.linear_response_recursion`).
+(:func:`sgmcmc_verify.analytic.ewsg_weights.linear_response_recursion`).
 
 Outputs: ``split_sghmc.csv``, ``split_grid.csv``, ``ewsg_bias.csv``, ``remark1.csv``, ``split.json``.
 
@@ -31,15 +31,15 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.ewsg_weights import gaussian_means_linear_response, linear_response_recursion
-from analytic.linear_samplers import (LinearRecursion, minibatch_noise_covariance, stationary_bias_split,
+from sgmcmc_verify.analytic.ewsg_weights import gaussian_means_linear_response, linear_response_recursion
+from sgmcmc_verify.analytic.linear_samplers import (LinearRecursion, minibatch_noise_covariance, stationary_bias_split,
                                       stationary_moments, underdamped_em_recursion)
-from analytic.time_average import (em_asymptotic_time_average_variance, em_time_average_moments,
+from sgmcmc_verify.analytic.time_average import (em_asymptotic_time_average_variance, em_time_average_moments,
                                    uld_asymptotic_time_average_variance, uld_time_average_mse_closed_form)
-from verify import samplers
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify import samplers
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import BiasSplitSettings
 
@@ -48,7 +48,7 @@ __all__ = ["Exact", "sghmc_split_rows", "exact_grid_rows", "ewsg_signed_bias", "
 
 
 def ols_slope(x, y) -> float:
-    """The log–log least-squares slope the Theorem 4.3 panels use (:func:`verify.measure.rates.fit_slope` on means)."""
+    """The log–log least-squares slope the Theorem 4.3 panels use (:func:`sgmcmc_verify.measure.rates.fit_slope` on means)."""
     return float(np.polyfit(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)), 1)[0])
 
 

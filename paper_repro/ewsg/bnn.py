@@ -1,12 +1,12 @@
 """EWSG §5.3 (Fig. 3a, Table 2 MLP column) and Appendix G.3 (Table 3): the Bayesian MLP on MNIST.
 
 §5.3 / Fig. 3a / Table 2: SGLD, pSGLD, SGHMC, CP-SGHMC and EWSG on a one-hidden-layer Bayesian MLP
-(:class:`verify.targets.MLPClassifierTarget`), minibatch 100, each run as ``chains`` independent chains;
+(:class:`sgmcmc_verify.targets.MLPClassifierTarget`), minibatch 100, each run as ``chains`` independent chains;
 at every ``checkpoint_every`` epochs the predictive probabilities on the test images and on a fixed
 subset of training images are recorded, averaged over the second half of the run so far
-(:func:`verify.measure.window_average`) and scored (:func:`verify.measure.classification_scores`).
+(:func:`sgmcmc_verify.measure.window_average`) and scored (:func:`sgmcmc_verify.measure.classification_scores`).
 Table 3: EWSG with minibatch b and index chain M against SGHMC with minibatch b(M + 1) at
-``h = √(10/(b(M+1) n))``. The settings' block in :mod:`paper_repro.ewsg.settings` lists every choice
+``h = √(10/(b(M+1) n))``. The settings' block in :mod:`sgmcmc_verify.paper_repro.ewsg.settings` lists every choice
 the text leaves open. Experiments never plot; ``figures/ewsg.py`` reads the CSV / JSON.
 
 References
@@ -22,15 +22,15 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from verify import samplers
-from verify.errors import DivergenceError
-from verify.estimators import ClusteredMinibatch, EWSGIndexChain, kmeans_clusters
-from verify.integrators import UnderdampedEM
-from verify.measure.predictive import classification_scores, window_average
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets.datasets import load_images
-from verify.targets.mlp import MLPClassifierTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import ClusteredMinibatch, EWSGIndexChain, kmeans_clusters
+from sgmcmc_verify.integrators import UnderdampedEM
+from sgmcmc_verify.measure.predictive import classification_scores, window_average
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.datasets import load_images
+from sgmcmc_verify.targets.mlp import MLPClassifierTarget
 
 from ..vrsg.mlp import CURVES, curve_rows  # the long-format curve rows of both MLP studies, written once
 from .settings import BNNSettings, Table3Settings
@@ -87,7 +87,7 @@ def bnn_chains(n_chains, rng, *, spec, target, evals, checkpoints, burn_in_fract
     target : MLPClassifierTarget
     evals : dict ``split -> (X, y)``   the sets scored at each checkpoint
     checkpoints : (n_ck,) data passes (epochs)
-    burn_in_fraction : float   of :func:`~verify.measure.window_average`
+    burn_in_fraction : float   of :func:`~sgmcmc_verify.measure.window_average`
     labels : (n,) ndarray of int or None   CP-SGHMC's clusters
 
     Returns

@@ -1,7 +1,7 @@
 """The EWSG paper's claims (seed ``000_8e0377c44e2ea3b8.txt``), checked from stored results.
 
 Every evaluator reads ``results/ewsg/`` only (written by the experiments in
-:mod:`paper_repro.ewsg.registry`).
+:mod:`sgmcmc_verify.paper_repro.ewsg.registry`).
 """
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
+from sgmcmc_verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
                                   upper_bound_slope_verdict)
-from verify.measure.rates import se_from_interval
-from verify.store.io import read_csv, read_json
+from sgmcmc_verify.measure.rates import se_from_interval
+from sgmcmc_verify.store.io import read_csv, read_json
 
 from .experiments import RATE_TOLERANCE
 
@@ -268,7 +268,7 @@ CLAIMS = [
 register(*CLAIMS)
 
 
-# ---- numbers guarded by the smoke-scale regression (verify.ledger.baseline) ---------------------------
+# ---- numbers guarded by the smoke-scale regression (sgmcmc_verify.ledger.baseline) ---------------------------
 
 def _slope_se(fit):
     return se_from_interval(fit["ci_low"], fit["ci_high"], fit["level"])
@@ -978,9 +978,9 @@ BASELINE_METRICS.update({
 
 
 # ==== §5.3 Bayesian MLP on MNIST (Fig. 3a, Table 2) and Appendix G.3 (Table 3) — issue #12 part B ====
-# Appended block; reads results/ewsg/bnn.json and table3.json (paper_repro.ewsg.bnn).
+# Appended block; reads results/ewsg/bnn.json and table3.json (sgmcmc_verify.paper_repro.ewsg.bnn).
 
-from verify.ledger.claims import not_run_claim  # noqa: E402
+from sgmcmc_verify.ledger.claims import not_run_claim  # noqa: E402
 
 _BNN_WHY = ("final test error (posterior-predictive average over the second half of the run) compared between methods "
             "over independent chains; a difference counts when it exceeds 3 combined standard errors over chains (with "
@@ -1151,7 +1151,7 @@ BNN_CLAIMS = [
                   "layers of 200), EWSG has the lowest test error (0.753 % vs SGHMC 0.778, CP-SGHMC 0.772, SGLD 0.848, "
                   "pSGLD 0.860) and a training-error curve below the others.",
                   "final test error EWSG < SGHMC, CP-SGHMC, SGLD, pSGLD after 200 epochs",
-                  "the toolkit has no convolutional target yet (verify.targets offers a one-hidden-layer MLP only); a "
+                  "the toolkit has no convolutional target yet (sgmcmc_verify.targets offers a one-hidden-layer MLP only); a "
                   "later issue adds one", "ewsg/bnn_fig3a.png"),
 ]
 register(*BNN_CLAIMS)

@@ -2,8 +2,8 @@
 
 Experiments never plot: each function returns tidy rows / dicts, and ``run_*`` writes them to
 the directory it is given (``results/ewsg/``: ``fig1a.csv`` … ``fig1f.csv``, ``rates.json``), which
-``figures/ewsg.py`` reads. Every chain is stepped by :func:`verify.runner.run_chains`; the
-realizations are run in seeded blocks by :func:`verify.runner.run_realizations`.
+``figures/ewsg.py`` reads. Every chain is stepped by :func:`sgmcmc_verify.runner.run_chains`; the
+realizations are run in seeded blocks by :func:`sgmcmc_verify.runner.run_realizations`.
 
 References
 ----------
@@ -18,17 +18,17 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.gaussian import kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion, stationary_moments,
+from sgmcmc_verify.analytic.gaussian import kl_gaussian, quadratic_posterior
+from sgmcmc_verify.analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion, stationary_moments,
                                       underdamped_em_recursion)
-from analytic.time_average import uld_time_average_mse
-from verify import samplers
-from verify.estimators import EWSGIndexChain
-from verify.measure.metrics import ensemble_kl, mse_time_average
-from verify.measure.rates import fit_bound, fit_slope, slope_status
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.time_average import uld_time_average_mse
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.measure.metrics import ensemble_kl, mse_time_average
+from sgmcmc_verify.measure.rates import fit_bound, fit_slope, slope_status
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import Fig1aSettings, Fig1bSettings, Fig1cSettings, KLPanelSettings, Theorem43Settings
 
@@ -42,13 +42,13 @@ RATE_TOLERANCE = 0.15
 
 
 #: The methods of EWSG Fig. 1 and the friction-type parameters each takes (the rest are the defaults
-#: of :mod:`verify.samplers`: b = 1, pSGLD with λ = 1e-5, α = 0.99 on the per-datum mean gradient).
+#: of :mod:`sgmcmc_verify.samplers`: b = 1, pSGLD with λ = 1e-5, α = 0.99 on the per-datum mean gradient).
 METHODS = ("SGLD", "pSGLD", "SGHMC", "EWSG", "SVRG-LD", "FG")
 
 
 def make_sampler(method: str, target, step_size: float, friction: float = 10.0, index_chain_length: int = 1,
                  x_choice: str = "recommended"):
-    """The sampler named in EWSG Fig. 1 (one of :data:`METHODS`), from the registry of :mod:`verify.samplers`.
+    """The sampler named in EWSG Fig. 1 (one of :data:`METHODS`), from the registry of :mod:`sgmcmc_verify.samplers`.
 
     Raises
     ------

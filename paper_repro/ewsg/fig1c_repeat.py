@@ -27,13 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.ewsg_weights import gaussian_means_linear_response
-from analytic.gaussian import kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import minibatch_noise_covariance, propagate_moments, underdamped_em_recursion
-from verify import samplers
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.ewsg_weights import gaussian_means_linear_response
+from sgmcmc_verify.analytic.gaussian import kl_gaussian, quadratic_posterior
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, propagate_moments, underdamped_em_recursion
+from sgmcmc_verify import samplers
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import Fig1cRepeatSettings
 

@@ -1,7 +1,7 @@
 """EWSG Appendix G.1 and Fig. 6a-d: FlyMC vs EWSG vs random-walk MH on the misspecified Gaussian.
 
 A normal ``N(μ, σ²)`` is fitted to ``n`` draws of ``log N(0, 1)`` with the flat prior on ``θ = (μ, log σ)``
-(restricted to a box, see :class:`~paper_repro.ewsg.settings.G1Settings`). FlyMC (Taylor lower bound at
+(restricted to a box, see :class:`~sgmcmc_verify.paper_repro.ewsg.settings.G1Settings`). FlyMC (Taylor lower bound at
 the MLE, 10 % of the brightness variables resampled per iteration, random-walk θ-step) runs
 ``flymc_iterations``; its mean data fraction per iteration sets EWSG's minibatch and its total data
 its budget, as the paper does; MH on the full likelihood is the ground truth, and the exact posterior
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import samplers
-from verify.integrators.flymc import FireflyMC
-from verify.integrators.random_walk import RandomWalkMetropolis
-from verify.runner import run_chains
-from verify.store.io import write_csv, write_json
-from verify.targets.bounds import GaussianFitTarget, GaussianFitTaylorBound, lognormal_data
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators.flymc import FireflyMC
+from sgmcmc_verify.integrators.random_walk import RandomWalkMetropolis
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.bounds import GaussianFitTarget, GaussianFitTaylorBound, lognormal_data
 
 from .settings import G1Settings
 

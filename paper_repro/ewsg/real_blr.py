@@ -23,14 +23,14 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from verify import samplers
-from verify.integrators.flymc import FireflyMC
-from verify.runner import run_chains
-from verify.store.io import write_csv, write_json
-from verify.targets.bounds import LogisticJJBound
-from verify.targets.covtype import load_caravan, load_covtype
-from verify.targets.datasets import standardize, train_test_split, user_data_path
-from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators.flymc import FireflyMC
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.bounds import LogisticJJBound
+from sgmcmc_verify.targets.covtype import load_caravan, load_covtype
+from sgmcmc_verify.targets.datasets import standardize, train_test_split, user_data_path
+from sgmcmc_verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
 from .settings import Table1Settings
 
@@ -48,7 +48,7 @@ def table1_data(cfg: Table1Settings):
     Raises
     ------
     ValueError
-        An unreadable Covertype file (from :func:`verify.targets.covtype.load_covtype`).
+        An unreadable Covertype file (from :func:`sgmcmc_verify.targets.covtype.load_covtype`).
     """
     path = user_data_path("covtype")
     ds = load_covtype(path) if path else load_caravan()

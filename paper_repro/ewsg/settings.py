@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from verify.store.settings import ScaledSettings
+from sgmcmc_verify.store.settings import ScaledSettings
 
 __all__ = ["KLPanelSettings", "Fig1aSettings", "Fig1bSettings", "Fig1cSettings", "Theorem43Settings",
            "Theorem41Settings", "Theorem42Settings", "TheoremH1Settings", "Fig1cRepeatSettings", "BiasSplitSettings"]
@@ -100,7 +100,7 @@ class Theorem43Settings(_Section51):
 # ---- The algorithms of the appendices: overdamped EWSG (E), EWSG-VR (F), minibatch EWSG (D) ------
 # Appended block (issue #11); the classes above are unchanged.
 
-from verify.targets.datasets import data_identity, user_data_path  # noqa: E402
+from sgmcmc_verify.targets.datasets import data_identity, user_data_path  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -353,7 +353,7 @@ class BiasSplitSettings(_Section51):
 # * EWSG: x = √h γ r_k/σ (§4.4's recommendation), M = 1 for Table 2 (the text names no M for §5.3),
 #   index chain restarted at every step (Algorithm 1).
 # * CP-SGHMC: k-means (scikit-learn, 10 clusters, seed ``seed``) on the training pixels; b/K = 10 draws
-#   per cluster ("equal" allocation; see verify.estimators.cp_sghmc for the reading of [20]).
+#   per cluster ("equal" allocation; see sgmcmc_verify.estimators.cp_sghmc for the reading of [20]).
 # * Predictions: the posterior-predictive average of the samples recorded at every checkpoint over the
 #   second half of the run so far ("100 independent samples" in the paper: at 200 epochs and one record
 #   per epoch the second half holds 100 records); errors are those of that average.
@@ -456,7 +456,7 @@ class Table1Settings(ScaledSettings):
     h = {1, 3, 0.02, 5, 5} × 1e-3 for SGHMC, EWSG, SGLD, pSGLD, FlyMC, minibatch 50 (FlyMC: 50 brightness
     variables resampled per iteration), one data pass, 100 samples per run, 1000 runs; M = 1, pSGLD
     λ = 1e-5, α = 0.99. Ours: Covertype when given (``--data covtype=FILE``, UCI CSV or LIBSVM
-    covtype.binary; class 2 vs rest), else ISLR Caravan (see :func:`verify.targets.covtype.load_caravan`).
+    covtype.binary; class 2 vs rest), else ISLR Caravan (see :func:`sgmcmc_verify.targets.covtype.load_caravan`).
     Choices where the text is silent: features standardized on the training split with a bias
     column; "100 samples" = 100 independent chains per run, whose posterior-predictive mean
     ``p̄_j = mean_c σ(x_jᵀθ_c)`` gives the test accuracy (threshold 1/2) and the mean test

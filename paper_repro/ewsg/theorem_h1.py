@@ -4,17 +4,17 @@ Theorem H.1 (Appendix H) is stated for the scalar quadratic ``V_i(θ) = (θ − 
 law with ``P(I_k = i) = 1/n + O(h^p)``; we measure it on the §5.1 target (d = 2, n = 50), which has
 the same structure (every ``V_i`` has the same Hessian, so SGHMC's mean follows the linear
 recursion (14) exactly). For EWSG the conditional index law given the state is
-``1/n + (ε/n)(u_i − ū) + O(ε²)`` with ``ε = h/σ²`` (:mod:`analytic.ewsg_weights`): p = 1, so the
+``1/n + (ε/n)(u_i − ū) + O(ε²)`` with ``ε = h/σ²`` (:mod:`sgmcmc_verify.analytic.ewsg_weights`): p = 1, so the
 theorem predicts ``‖x_k − x'_k‖ = O(h)``.
 
 What is exact and what is measured:
 
-* ``x'_k = E z'_k`` of SGHMC: exact (:func:`analytic.linear_samplers.propagate_moments`);
+* ``x'_k = E z'_k`` of SGHMC: exact (:func:`sgmcmc_verify.analytic.linear_samplers.propagate_moments`);
 * ``x_k = E z_k`` of EWSG (M = 1): Monte Carlo over realizations, all started at one point so that
   ``x_0 = x'_0`` carries no sampling noise;
 * the first-order prediction: EWSG's conditional gradient bias is linear in the state to first
   order, so its mean obeys a closed linear recursion
-  (:func:`analytic.ewsg_weights.linear_response_recursion`), whose difference from SGHMC's is the
+  (:func:`sgmcmc_verify.analytic.ewsg_weights.linear_response_recursion`), whose difference from SGHMC's is the
   exact O(h) coefficient;
 * ``max_i n |P(I = i | θ, r) − 1/n|`` of the M = 1 law, by enumeration at states ``θ ~ π, r ~ N(0, I)``.
 
@@ -22,7 +22,7 @@ Outputs: ``thmH1.csv`` (per h and checkpoint), ``thmH1.json`` (per h: the noise-
 with a bootstrap interval over realizations, the deviation's amplitude along the predicted profile
 with its standard error, the prediction; the order fits).
 
-The order is fitted on the amplitude (a mean over realizations, so :func:`verify.measure.rates.fit_slope`
+The order is fitted on the amplitude (a mean over realizations, so :func:`sgmcmc_verify.measure.rates.fit_slope`
 applies and the noise does not bias it); the sup-norm fit is reported next to it.
 
 References
@@ -36,15 +36,15 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.ewsg_weights import gaussian_means_linear_response, linear_response_recursion
-from analytic.gaussian import quadratic_posterior
-from analytic.linear_samplers import minibatch_noise_covariance, propagate_moments, underdamped_em_recursion
-from verify import samplers
-from verify.estimators import EWSGIndexChain
-from verify.measure.rates import fit_slope
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.ewsg_weights import gaussian_means_linear_response, linear_response_recursion
+from sgmcmc_verify.analytic.gaussian import quadratic_posterior
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, propagate_moments, underdamped_em_recursion
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.measure.rates import fit_slope
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import TheoremH1Settings
 

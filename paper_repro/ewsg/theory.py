@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import minimize
 
-from analytic.ewsg_weights import (ewsg_log_weights, normalized_weights, subsampling_moments, trace_cov_first_order,
+from sgmcmc_verify.analytic.ewsg_weights import (ewsg_log_weights, normalized_weights, subsampling_moments, trace_cov_first_order,
                                    variance_change)
-from analytic.optimal_subsampling import optimal_unbiased_law
-from verify.estimators import EWSGIndexChain
-from verify.store.io import write_csv, write_json
-from verify.targets import LogisticRegressionTarget, gaussian_means_target
-from verify.targets.datasets import load_builtin, standardize
+from sgmcmc_verify.analytic.optimal_subsampling import optimal_unbiased_law
+from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import LogisticRegressionTarget, gaussian_means_target
+from sgmcmc_verify.targets.datasets import load_builtin, standardize
 
 from .settings import Theorem41Settings, Theorem42Settings
 

@@ -5,11 +5,11 @@ Figure 1b shows at the same autocorrelation time, EWSG achieves smaller error th
 method and each h of a grid we measure
 
 * the error: KL(target ‖ Gaussian fit) of 10,000 realizations after a run long enough to be
-  stationary (the journal study's :func:`~paper_repro.ewsg.experiments.kl_vs_passes`; for SGHMC
+  stationary (the journal study's :func:`~sgmcmc_verify.paper_repro.ewsg.experiments.kl_vs_passes`; for SGHMC
   also exactly, from the Lyapunov moments);
 * the integrated autocorrelation time of each coordinate of θ on stationary chains, with
   ``emcee.autocorr.integrated_time`` (Sokal's window), its standard error from disjoint groups of
-  chains; for SGHMC also exactly (:func:`analytic.autocorrelation.linear_integrated_time`), which
+  chains; for SGHMC also exactly (:func:`sgmcmc_verify.analytic.autocorrelation.linear_integrated_time`), which
   checks the estimator. Units: steps, and gradient evaluations (× (M + 1) for EWSG).
 
 Footnote 5 prints ``τ = 1 + Σ_{s=0}^∞ ρ_s``, garbled; we use Sokal's ``τ = 1 + 2 Σ_{s≥1} ρ_s``. The
@@ -26,13 +26,13 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.autocorrelation import linear_integrated_time
-from analytic.gaussian import kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, underdamped_em_recursion
-from paper_repro.ewsg import experiments as X
-from verify.runner import run_chains
-from verify.store.io import write_csv
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.autocorrelation import linear_integrated_time
+from sgmcmc_verify.analytic.gaussian import kl_gaussian, quadratic_posterior
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, underdamped_em_recursion
+from sgmcmc_verify.paper_repro.ewsg import experiments as X
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.store.io import write_csv
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import Fig1bSettings
 

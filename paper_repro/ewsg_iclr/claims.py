@@ -1,20 +1,20 @@
 """The EWSG conference text's claims (seed ``003_19372d6d86d2623b.txt``), checked from stored results.
 
 Every evaluator reads ``results/ewsg_iclr/`` only (written by the experiments in
-:mod:`paper_repro.ewsg_iclr.registry`). Statuses and their rules are stated with each claim.
+:mod:`sgmcmc_verify.paper_repro.ewsg_iclr.registry`). Statuses and their rules are stated with each claim.
 """
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-from paper_repro.ewsg.claims import (FIXED_T_WHY, exact_local_slope_verdict, last_checkpoints, passes_to_settle,
+from sgmcmc_verify.paper_repro.ewsg.claims import (FIXED_T_WHY, exact_local_slope_verdict, last_checkpoints, passes_to_settle,
                                       svrg_slowest_verdict, term2_upper_bound_why)
-from paper_repro.ewsg.experiments import RATE_TOLERANCE
-from verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
+from sgmcmc_verify.paper_repro.ewsg.experiments import RATE_TOLERANCE
+from sgmcmc_verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
                                   upper_bound_slope_verdict)
-from verify.measure.rates import se_from_interval
-from verify.store.io import read_csv, read_json
+from sgmcmc_verify.measure.rates import se_from_interval
+from sgmcmc_verify.store.io import read_csv, read_json
 
 SEED = "003_19372d6d86d2623b.txt"
 PAPER = "ewsg_iclr"
@@ -426,7 +426,7 @@ CLAIMS = [
 register(*CLAIMS)
 
 
-# ---- numbers guarded by the smoke-scale regression (verify.ledger.baseline) ---------------------------
+# ---- numbers guarded by the smoke-scale regression (sgmcmc_verify.ledger.baseline) ---------------------------
 
 def _final_kls(name):
     def f(root):

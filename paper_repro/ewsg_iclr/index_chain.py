@@ -8,7 +8,7 @@ both readings of "bias" and "variance":
 * **local** (the quantities in Theorem 4's bound): for the stochastic gradient ``ĝ = n∇V_I`` with
   the index after M Metropolis steps (6), the squared bias ``‖E[ĝ | F] − ∇V‖²`` and the variance
   ``Tr Cov(ĝ | F)``, exactly, from the index law by enumeration
-  (:meth:`verify.estimators.EWSGIndexChain.index_law`; M = ∞ is the weights (4) themselves), at
+  (:meth:`sgmcmc_verify.estimators.EWSGIndexChain.index_law`; M = ∞ is the weights (4) themselves), at
   the same states for every M, so that only M changes;
 * **global** (Theorem 4's left side): the MSE of the time average of ``φ(θ) = ‖θ − μ‖²`` at fixed
   (h, T), split into bias² and variance over 10,000 realizations (the journal study's
@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.gaussian import quadratic_posterior
-from paper_repro.ewsg import experiments as X
-from verify.estimators import EWSGIndexChain
-from verify.measure.metrics import mse_time_average
-from verify.store.io import write_csv
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.gaussian import quadratic_posterior
+from sgmcmc_verify.paper_repro.ewsg import experiments as X
+from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.measure.metrics import mse_time_average
+from sgmcmc_verify.store.io import write_csv
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import Fig1deSettings
 

@@ -1,6 +1,6 @@
 """EWSG conference text §5.1: the KL-vs-data-passes panels, Fig. 1a, Fig. 1c and Figs. 1g–i, at n = 20 (and 50, 100).
 
-Every run is the journal study's :func:`paper_repro.ewsg.experiments.kl_vs_passes` (ensemble of
+Every run is the journal study's :func:`sgmcmc_verify.paper_repro.ewsg.experiments.kl_vs_passes` (ensemble of
 realizations, KL(target ‖ Gaussian fit) in nats with its bootstrap s.e., the exact Lyapunov KL where
 the sampler is linear) given the conference's settings; nothing here steps a chain.
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from paper_repro.ewsg import experiments as X
-from verify.store.io import write_csv
+from sgmcmc_verify.paper_repro.ewsg import experiments as X
+from sgmcmc_verify.store.io import write_csv
 
 from .settings import Fig1aSettings, Fig1cSettings, Fig1giSettings
 
@@ -31,7 +31,7 @@ def run_fig1a(cfg: Fig1aSettings, out_dir, n_jobs=1, backend=None, progress=None
 
 
 def fig1c_runs(cfg: Fig1cSettings) -> list[dict]:
-    """EWSG (M = 1) with every choice of x (:data:`verify.estimators.X_CHOICES`) at every step size."""
+    """EWSG (M = 1) with every choice of x (:data:`sgmcmc_verify.estimators.X_CHOICES`) at every step size."""
     return [{"label": f"x = {x}, h = {h:g}", "method": "EWSG", "h": h, "M": 1, "x_choice": x}
             for h in cfg.step_sizes for x in cfg.x_choices]
 
@@ -53,7 +53,7 @@ def _last_rows(rows):
 def best_m_sweep(cfg: Fig1giSettings, n_jobs=1, backend=None, progress=None) -> tuple[list[dict], list[dict]]:
     """KL after ``cfg.passes`` data passes for every (n, data draw, h, M) of the grid.
 
-    Each (n, draw, h) is one call of :func:`~paper_repro.ewsg.experiments.kl_vs_passes` with
+    Each (n, draw, h) is one call of :func:`~sgmcmc_verify.paper_repro.ewsg.experiments.kl_vs_passes` with
     ``n_data = n`` and ``seed = draw`` (the seed draws the centers ``c_i`` and roots the
     realizations), one run per M at equal data passes (M + 1 evaluations per step).
 

@@ -1,12 +1,12 @@
 """The experiments of the EWSG conference text, registered for the CLI, the cache and the claims ledger.
 
 Each experiment receives the frozen settings dataclass named here and reads nothing else. The
-Gaussian-study runs reuse the journal study's functions (:mod:`paper_repro.ewsg.experiments`) with
+Gaussian-study runs reuse the journal study's functions (:mod:`sgmcmc_verify.paper_repro.ewsg.experiments`) with
 the conference's settings (n = 20; n = 50, 100 for the best-M panels).
 """
 from __future__ import annotations
 
-from verify.store.registry import Experiment, register_experiment
+from sgmcmc_verify.store.registry import Experiment, register_experiment
 
 from . import autocorrelation, index_chain, kl_panels, theorem2, theorem4
 from . import settings as S

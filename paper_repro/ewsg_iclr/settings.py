@@ -2,7 +2,7 @@
 
 The conference text (seed ``003_19372d6d86d2623b.txt``) runs the §5.1 Gaussian study at **n = 20**
 (the journal text: n = 50); where it reuses the journal's experiments, the settings here subclass
-the journal's (:mod:`paper_repro.ewsg.settings`) and change ``n_data`` only, so the same code runs
+the journal's (:mod:`sgmcmc_verify.paper_repro.ewsg.settings`) and change ``n_data`` only, so the same code runs
 with the conference's values.
 
 Stated by the text and used as stated: n = 20, c_i ~ N(0, I₂), 10,000 realizations, 30 data passes,
@@ -45,10 +45,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from paper_repro.ewsg.settings import Fig1aSettings as _JournalFig1a
-from paper_repro.ewsg.settings import KLPanelSettings, Theorem43Settings
-from verify.estimators import X_CHOICES
-from verify.store.settings import ScaledSettings
+from sgmcmc_verify.paper_repro.ewsg.settings import Fig1aSettings as _JournalFig1a
+from sgmcmc_verify.paper_repro.ewsg.settings import KLPanelSettings, Theorem43Settings
+from sgmcmc_verify.estimators import X_CHOICES
+from sgmcmc_verify.store.settings import ScaledSettings
 
 __all__ = ["N_DATA", "Fig1aSettings", "Fig1bSettings", "Fig1cSettings", "Fig1deSettings", "Fig1giSettings",
            "Theorem4Settings", "Theorem2Settings"]

@@ -1,7 +1,7 @@
 """EWSG conference text: Theorem 2 (exact kernel matching), computed exactly.
 
 Theorem 2 states that with the weights (4) "the two transition kernels are identical". Both
-kernels are computed here in closed form (:mod:`analytic.ewsg_kernel`) on the §5.1 instance:
+kernels are computed here in closed form (:mod:`sgmcmc_verify.analytic.ewsg_kernel`) on the §5.1 instance:
 
 * the printed reading (x is the future value ``(r_{k+1} − r_k + hγ r_k)/(σ√h)``): the ratio of the
   kernel to the full-gradient kernel is ``n/Ẑ(x)``; its mass (Gauss–Hermite under ``P^EM``), the
@@ -27,10 +27,10 @@ from pathlib import Path
 import numpy as np
 from scipy.integrate import quad
 
-from analytic import ewsg_kernel as K
-from analytic.gaussian import quadratic_posterior
-from verify.store.io import write_csv, write_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic import ewsg_kernel as K
+from sgmcmc_verify.analytic.gaussian import quadratic_posterior
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import Theorem2Settings
 

@@ -1,7 +1,7 @@
 """EWSG conference text: Theorem 4 at n = 20 (Figs. 1j–l).
 
 Theorem 4 (= the journal's Theorem 4.3) is measured by the journal study's
-:func:`paper_repro.ewsg.experiments.theorem43` with the conference's n = 20 on the journal's grids;
+:func:`sgmcmc_verify.paper_repro.ewsg.experiments.theorem43` with the conference's n = 20 on the journal's grids;
 outputs are renamed to the conference's panels (1d → 1j, 1e → 1k, 1f → 1l).
 
 References
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paper_repro.ewsg import experiments as X
-from verify.store.io import write_csv, write_json
+from sgmcmc_verify.paper_repro.ewsg import experiments as X
+from sgmcmc_verify.store.io import write_csv, write_json
 
 from .settings import Theorem4Settings
 

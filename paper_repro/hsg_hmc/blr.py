@@ -1,6 +1,6 @@
 """HSG-HMC Figure 2: Bayesian logistic regression, test NLL vs data passes for the six methods.
 
-Built-in data sets by default (pima, breast_cancer; :mod:`verify.targets.datasets`), LIBSVM files by path
+Built-in data sets by default (pima, breast_cancer; :mod:`sgmcmc_verify.targets.datasets`), LIBSVM files by path
 (``sgmcmc-verify --data a9a=PATH [--data a9a.t=PATH] ...``: every data set given that way is added,
 with ``NAME.t`` as its test split when given, a random split otherwise; the paper's files are not shipped). Experiments never plot; ``figures/hsg_hmc.py`` reads ``blr.csv`` and ``blr.json``.
 
@@ -16,12 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.errors import DivergenceError
-from verify.runner import run_chains
-from verify.store.io import write_csv, write_json
-from verify.targets.datasets import load as load_data
-from verify.targets.datasets import load_pair, standardize, train_test_split, user_data_names
-from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.datasets import load as load_data
+from sgmcmc_verify.targets.datasets import load_pair, standardize, train_test_split, user_data_names
+from sgmcmc_verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
 from .methods import METHODS, make_method
 from .settings import BLRSettings

@@ -1,16 +1,16 @@
 """The HSG-HMC paper's claims (seed ``001_d56659fdb8996bf2.txt``), checked from stored results.
 
-Every evaluator reads ``results/hsg_hmc/`` only (written by :mod:`paper_repro.hsg_hmc.registry`).
+Every evaluator reads ``results/hsg_hmc/`` only (written by :mod:`sgmcmc_verify.paper_repro.hsg_hmc.registry`).
 """
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-from verify.ledger.claims import (MIN_FIT_POINTS, Claim, Verdict, interval_verdict, ordering_verdict, register,
+from sgmcmc_verify.ledger.claims import (MIN_FIT_POINTS, Claim, Verdict, interval_verdict, ordering_verdict, register,
                                   upper_bound_slope_verdict)
-from verify.measure.rates import se_from_interval
-from verify.store.io import read_csv, read_json
+from sgmcmc_verify.measure.rates import se_from_interval
+from sgmcmc_verify.store.io import read_csv, read_json
 
 from .lemmas import SLOPE_TOLERANCE
 from .methods import METHODS

@@ -9,9 +9,9 @@ Hessians the recursive estimators of HSG-HMC and SRVR-HMC are exact and the comp
 nothing about their variance reduction.
 
 Target: ``f(x) = Σ_i ½ xᵀA_i x − b_iᵀx`` with Wishart-spread ``A_i``
-(:func:`analytic.hsg_quadratic.random_quadratic_sum`). We chose it over the §5.1 mixture and a
+(:func:`sgmcmc_verify.analytic.hsg_quadratic.random_quadratic_sum`). We chose it over the §5.1 mixture and a
 logistic posterior because the sampler laws' first two moments are then *exact* (a linear
-recursion with random coefficient matrices, :func:`analytic.hsg_quadratic.exact_trajectory`), so
+recursion with random coefficient matrices, :func:`sgmcmc_verify.analytic.hsg_quadratic.exact_trajectory`), so
 every count is free of Monte Carlo error, while the difference term ``n A_ξ (x' − x)`` of the
 recursive estimators is as noisy as the Hessian spread makes it. W2 is the Bures distance of the
 exact moments to the Gaussian target, a lower bound on the true W2 (the laws are not Gaussian).
@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.hsg_quadratic import exact_trajectory, random_quadratic_sum
-from verify.store.io import write_csv, write_json
+from sgmcmc_verify.analytic.hsg_quadratic import exact_trajectory, random_quadratic_sum
+from sgmcmc_verify.store.io import write_csv, write_json
 
 from .settings import ComplexitySettings
 

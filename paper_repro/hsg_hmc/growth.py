@@ -10,7 +10,7 @@ Two studies (experiments never plot; ``figures/hsg_hmc.py`` reads what they writ
   per-sample noise over one step; we fit that three-term model and read the growth coefficient
   ``B``. To make the chains' law the same at every η except through η itself, each chain starts
   from an *exact* draw of the target (``x`` from the grid quadrature of
-  :func:`verify.targets.mixtures.grid_density`, ``v ~ N(0, uI)``, the stationary law of (3)), and
+  :func:`sgmcmc_verify.targets.mixtures.grid_density`, ``v ~ N(0, uI)``, the stationary law of (3)), and
   every run covers the same simulated time ``T = K η`` (``K = ⌈T/η⌉`` steps), so that the fit window
   holds the same number of decay times ``√(A/B) ∝ 1/η`` at every η. The exponent of ``B`` in η is
   a log–log slope over ≥ 5 step sizes with a percentile bootstrap over chains (each step size's
@@ -22,7 +22,7 @@ Two studies (experiments never plot; ``figures/hsg_hmc.py`` reads what they writ
   next to their exact expectations under the target.
 * **Condition (9)** (:func:`run_condition9`): the boundary ``η_max(γ)`` on a log grid of ``γ``, the
   largest admissible η over all ``γ``, and the tied sets under ``e^{−γη} = q`` for several ``q``
-  (:mod:`analytic.hsg_lemma3`), with the target's constants ``M, m, b``.
+  (:mod:`sgmcmc_verify.analytic.hsg_lemma3`), with the target's constants ``M, m, b``.
 
 References
 ----------
@@ -38,13 +38,13 @@ import numpy as np
 from scipy.optimize import lsq_linear
 from scipy.special import expit
 
-from analytic.hsg_lemma3 import (CONDITION9_TERMS, bound10_growth_coefficient, condition9_best,
+from sgmcmc_verify.analytic.hsg_lemma3 import (CONDITION9_TERMS, bound10_growth_coefficient, condition9_best,
                                  condition9_max_step, condition9_terms, condition9_tied)
-from verify.estimators import HybridGradient, UniformMinibatch
-from verify.integrators.exponential import ExponentialIntegrator, friction_for_decay
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets.mixtures import assumption_constants, grid_density, hsg_mixture_target, sample_from_grid
+from sgmcmc_verify.estimators import HybridGradient, UniformMinibatch
+from sgmcmc_verify.integrators.exponential import ExponentialIntegrator, friction_for_decay
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.mixtures import assumption_constants, grid_density, hsg_mixture_target, sample_from_grid
 
 from .lemmas import lemma3_constants
 from .settings import Condition9Settings, GrowthSettings
@@ -96,7 +96,7 @@ def growth_block(n_chains, rng, *, n_data, dim, mixture_seed, step_size, frictio
     ----------
     n_chains : int
     rng : numpy.random.Generator
-    n_data, dim, mixture_seed : the target (:func:`verify.targets.hsg_mixture_target`)
+    n_data, dim, mixture_seed : the target (:func:`sgmcmc_verify.targets.hsg_mixture_target`)
     step_size : float
         η > 0.
     friction : float or None
@@ -108,7 +108,7 @@ def growth_block(n_chains, rng, *, n_data, dim, mixture_seed, step_size, frictio
         ``v ~ N(0, uI)``; ``"origin"``: ``(0, 0)`` as Lemma 3 states.
     grid_cells : int, default 600
     u : float, default 1
-    estimator_class : type, default :class:`~verify.estimators.HybridGradient`
+    estimator_class : type, default :class:`~sgmcmc_verify.estimators.HybridGradient`
         Called as ``estimator_class(UniformMinibatch(1), "harmonic", step_size)`` (tests pass a
         planted-bug subclass).
 

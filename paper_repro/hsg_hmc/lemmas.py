@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 from scipy.special import expit
 
-from analytic.hsg_lemma3 import condition9_terms, lemma3_C, lemma3_Ebar
-from verify.estimators import HybridGradient, UniformMinibatch
-from verify.integrators.exponential import ExponentialIntegrator, friction_for_decay
-from verify.measure.rates import fit_slope
-from verify.runner import RealizationStudy, run_chains, run_realizations_many
-from verify.store.io import write_csv, write_json
-from verify.targets.mixtures import assumption_constants, hsg_mixture_target
+from sgmcmc_verify.analytic.hsg_lemma3 import condition9_terms, lemma3_C, lemma3_Ebar
+from sgmcmc_verify.estimators import HybridGradient, UniformMinibatch
+from sgmcmc_verify.integrators.exponential import ExponentialIntegrator, friction_for_decay
+from sgmcmc_verify.measure.rates import fit_slope
+from sgmcmc_verify.runner import RealizationStudy, run_chains, run_realizations_many
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.mixtures import assumption_constants, hsg_mixture_target
 
 from .settings import LemmaSettings
 
@@ -54,7 +54,7 @@ def lemma_block(n_chains, rng, *, n_data, dim, mixture_seed, step_size, schedule
                 estimator_class=HybridGradient):
     """Run HSG-HMC from ``(0, 0)`` and record the estimator error and the terms of Lemma 2 at every k.
 
-    The chains are stepped by :func:`verify.runner.run_chains`; the estimate ``g^(k)`` used in step
+    The chains are stepped by :func:`sgmcmc_verify.runner.run_chains`; the estimate ``g^(k)`` used in step
     ``k + 1`` is read from the estimator's state after that step, and one more estimator call at the
     last position gives ``g^(steps)``.
 
@@ -62,13 +62,13 @@ def lemma_block(n_chains, rng, *, n_data, dim, mixture_seed, step_size, schedule
     ----------
     n_chains : int
     rng : numpy.random.Generator
-    n_data, dim, mixture_seed : the target (:func:`verify.targets.hsg_mixture_target`)
+    n_data, dim, mixture_seed : the target (:func:`sgmcmc_verify.targets.hsg_mixture_target`)
     step_size : float
         η; the friction follows Remark 2.
     schedule : str
         ``"harmonic"``, ``"periodic"`` or ``"constant<ρ>"``.
     steps : int
-    estimator_class : type, default :class:`~verify.estimators.HybridGradient`
+    estimator_class : type, default :class:`~sgmcmc_verify.estimators.HybridGradient`
         Called as ``estimator_class(UniformMinibatch(1), schedule, step_size, rho)`` (tests pass a
         planted-bug subclass here).
 
@@ -142,7 +142,7 @@ def _harmonic_fit(k, mse):
 
 
 def lemma_studies(s: LemmaSettings) -> list[RealizationStudy]:
-    """One :class:`~verify.runner.RealizationStudy` per (step size, schedule), in that order.
+    """One :class:`~sgmcmc_verify.runner.RealizationStudy` per (step size, schedule), in that order.
 
     Study ``ci`` keeps seed ``s.seed + 1000 + ci`` and its block seeds: the numbers are those of one
     ``run_realizations`` call per study, for any ``n_jobs``.

@@ -6,8 +6,8 @@ HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: § "Experiments", Remark 2 (γ with 
 """
 from __future__ import annotations
 
-from verify import samplers
-from verify.integrators.exponential import friction_for_decay
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators.exponential import friction_for_decay
 
 __all__ = ["METHODS", "make_method"]
 

@@ -4,7 +4,7 @@ Each experiment receives the frozen settings dataclass named here and reads noth
 """
 from __future__ import annotations
 
-from verify.store.registry import Experiment, register_experiment
+from sgmcmc_verify.store.registry import Experiment, register_experiment
 
 from .blr import run_blr
 from .complexity import run_complexity
@@ -18,30 +18,30 @@ from .table2_readings import run_table2_readings
 EXPERIMENTS = [
     Experiment("hsg_hmc.lemmas", "hsg_hmc",
                "Lemmas 2-3: E||g^(k) - grad f(x^(k))||^2 along HSG-HMC runs for rho_k = 1/k, periodic reset, 0, 1",
-               "paper_repro.hsg_hmc.lemmas", ("lemma.csv", "lemma.json"), LemmaSettings, run_lemmas),
+               "sgmcmc_verify.paper_repro.hsg_hmc.lemmas", ("lemma.csv", "lemma.json"), LemmaSettings, run_lemmas),
     Experiment("hsg_hmc.growth", "hsg_hmc",
                "Lemma 3 growth term vs eta: HSG-HMC (rho_k = 1/k) from exact target draws on >= 5 step sizes, "
                "bootstrap interval on the exponent; the bound's own term beside it",
-               "paper_repro.hsg_hmc.growth", ("growth.csv", "growth.json"), GrowthSettings, run_growth),
+               "sgmcmc_verify.paper_repro.hsg_hmc.growth", ("growth.csv", "growth.json"), GrowthSettings, run_growth),
     Experiment("hsg_hmc.condition9", "hsg_hmc",
                "Lemma 3 condition (9) as a set of (gamma, eta): boundary eta_max(gamma), tied sets e^{-gamma eta} = q",
-               "paper_repro.hsg_hmc.growth", ("condition9.csv", "condition9.json"), Condition9Settings,
+               "sgmcmc_verify.paper_repro.hsg_hmc.growth", ("condition9.csv", "condition9.json"), Condition9Settings,
                run_condition9),
     Experiment("hsg_hmc.table2", "hsg_hmc",
                "Gaussian mixture (Table 2, Fig. 1): six methods, grid search, exact/Sinkhorn W2, noise floor",
-               "paper_repro.hsg_hmc.table2",
+               "sgmcmc_verify.paper_repro.hsg_hmc.table2",
                ("table2.csv", "table2_tuning.csv", "table2.json", "figure1_samples.csv", "figure1_grid.csv"),
                Table2Settings, run_table2),
     Experiment("hsg_hmc.table2_readings", "hsg_hmc",
                "Table 2 readings: noise floors of W2 / W2^2, raw / cost-max, exact / Sinkhorn vs n, extrapolated to 1e5",
-               "paper_repro.hsg_hmc.table2_readings", ("table2_readings_floor.csv", "table2_readings.json"),
+               "sgmcmc_verify.paper_repro.hsg_hmc.table2_readings", ("table2_readings_floor.csv", "table2_readings.json"),
                Table2ReadingsSettings, run_table2_readings),
     Experiment("hsg_hmc.blr", "hsg_hmc",
                "Bayesian logistic regression (Fig. 2): test NLL vs data passes, six methods, built-in data sets",
-               "paper_repro.hsg_hmc.blr", ("blr.csv", "blr.json"), BLRSettings, run_blr),
+               "sgmcmc_verify.paper_repro.hsg_hmc.blr", ("blr.csv", "blr.json"), BLRSettings, run_blr),
     Experiment("hsg_hmc.complexity", "hsg_hmc",
                "Table 1 / Corollaries 1-2: gradients to reach W2 <= eps on a quadratic target, exact moments",
-               "paper_repro.hsg_hmc.complexity", ("complexity.csv", "complexity.json"), ComplexitySettings,
+               "sgmcmc_verify.paper_repro.hsg_hmc.complexity", ("complexity.csv", "complexity.json"), ComplexitySettings,
                run_complexity),
 ]
 

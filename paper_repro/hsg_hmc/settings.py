@@ -37,13 +37,13 @@ Choices the text leaves open, and ours
   (each against its own exact reference subsample), so the spread includes run-to-run variation.
 * Sinkhorn is reported twice: on the raw squared-distance cost, and on the cost divided by its
   maximum (the POT tutorials' normalization; the text says only "Sinkhorn method with penalty
-  10⁻³"). Which reading the printed numbers are is tested in :mod:`paper_repro.hsg_hmc.table2_readings`
+  10⁻³"). Which reading the printed numbers are is tested in :mod:`sgmcmc_verify.paper_repro.hsg_hmc.table2_readings`
   (:class:`Table2ReadingsSettings`): several readings reproduce their magnitudes. Both by POT's log-domain
   Sinkhorn warm-started along penalties max(cost)·2⁻ᵏ down to 10⁻³ (ε-scaling), with a total
   budget of ``sinkhorn_max_iter`` iterations (``sinkhorn_raw_max_iter`` on the raw cost) and
   convergence reported. On the raw cost the
   penalty 10⁻³ is ~10⁻⁵ of the cost range: the entropic value is then pinned to the exact one,
-  ``W2² ≤ S ≤ W2² + 10⁻³·log n`` (:mod:`verify.measure.transport`), and iterating to convergence would
+  ``W2² ≤ S ≤ W2² + 10⁻³·log n`` (:mod:`sgmcmc_verify.measure.transport`), and iterating to convergence would
   take ~10⁵ iterations, so it is reported unconverged next to the exact value on the same points.
 """
 from __future__ import annotations
@@ -51,8 +51,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from verify.store.settings import ScaledSettings
-from verify.targets.datasets import data_identity, user_data_names
+from sgmcmc_verify.store.settings import ScaledSettings
+from sgmcmc_verify.targets.datasets import data_identity, user_data_names
 
 __all__ = ["LemmaSettings", "GrowthSettings", "Condition9Settings", "Table2Settings", "Table2ReadingsSettings",
            "BLRSettings", "ComplexitySettings"]
@@ -261,7 +261,7 @@ class ComplexitySettings(ScaledSettings):
 
     ``f_i(x) = ½ xᵀA_i x − b_iᵀx``, ``A_i = G_i G_iᵀ/m`` (``G_i`` a d × m standard normal,
     ``m = wishart_dof``), ``b_i = A_i c_i``, from ``default_rng(hessian_seed)``
-    (:func:`analytic.hsg_quadratic.random_quadratic_sum`). Exact moment propagation; W2 is the
+    (:func:`sgmcmc_verify.analytic.hsg_quadratic.random_quadratic_sum`). Exact moment propagation; W2 is the
     Bures distance of the exact moments (a lower bound on the true W2). At each ε every method is
     tuned over ``step_sizes`` and its other hyperparameters (SG-UL-MCMC's batch size ``b``,
     SRVR-HMC's ``(L, B0, B)``, ``B0 = 0`` meaning the full gradient); each run lasts

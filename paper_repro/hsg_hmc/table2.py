@@ -3,8 +3,8 @@
 Grid search on tuning runs, final runs with fresh seeds, exact W2 (``ot.emd2``) on subsamples per
 group of chains against independent exact reference draws, Sinkhorn W2 on the raw and on the
 cost/max scale, the exact-vs-exact noise floor, an MH-corrected HMC reference. The chains run
-through :func:`verify.runner.run_chains` in joblib tasks (:func:`verify.runner.run_tasks`); every transport problem is drawn first into a
-:class:`verify.measure.transport.TransportBatch` and solved over ``n_jobs`` joblib workers, so the
+through :func:`sgmcmc_verify.runner.run_chains` in joblib tasks (:func:`sgmcmc_verify.runner.run_tasks`); every transport problem is drawn first into a
+:class:`sgmcmc_verify.measure.transport.TransportBatch` and solved over ``n_jobs`` joblib workers, so the
 numbers do not depend on ``n_jobs``. The tuning runs, the final runs and the HMC reference are independent
 long chains, one joblib task each, with seeds spawned in a fixed order.
 
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.errors import DivergenceError
-from verify.integrators.metropolis import HMC
-from verify.measure.transport import TransportBatch
-from verify.runner import run_chains, run_tasks
-from verify.store.io import write_csv, write_json
-from verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.integrators.metropolis import HMC
+from sgmcmc_verify.measure.transport import TransportBatch
+from sgmcmc_verify.runner import run_chains, run_tasks
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
 
 from .methods import METHODS, make_method
 from .settings import Table2Settings

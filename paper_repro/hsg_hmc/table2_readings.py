@@ -9,7 +9,7 @@ reading                value
 ``raw_exact_w2``       ``W2 = √(min_P ⟨P, M⟩)``, ``M_ij = ‖x_i − y_j‖²`` (what the text literally says)
 ``raw_exact_w2sq``     ``W2²`` (the transport cost itself)
 ``raw_sinkhorn_w2``    ``√⟨P_ε, M⟩``, ε = 10⁻³ on the raw cost: in ``[W2, √(W2² + ε log n)]``
-``raw_sinkhorn_w2sq``  ``⟨P_ε, M⟩``: in ``[W2², W2² + ε log n]`` (:mod:`verify.measure.transport`)
+``raw_sinkhorn_w2sq``  ``⟨P_ε, M⟩``: in ``[W2², W2² + ε log n]`` (:mod:`sgmcmc_verify.measure.transport`)
 ``norm_exact_w2sq``    ``W2² / max M`` (the cost divided by its maximum, as in POT's tutorials)
 ``norm_exact_w2``      ``√(W2² / max M)``
 ``norm_sinkhorn_cost`` ``⟨P_ε, M/max M⟩`` with ε = 10⁻³ on that scale (the earlier proposal)
@@ -37,7 +37,7 @@ paper's n = 10⁵:
 The floor from i.i.d. exact draws is a *lower* bound on the floor of the paper's set-up (their
 reference is an MCMC chain, whose autocorrelation raises it), so a printed cell below a reading's
 extrapolated floor cannot be that reading. :func:`readings_table` combines these floors with the
-stored Table 2 results (:mod:`paper_repro.hsg_hmc.table2`) into a readings × cells table.
+stored Table 2 results (:mod:`sgmcmc_verify.paper_repro.hsg_hmc.table2`) into a readings × cells table.
 
 References
 ----------
@@ -50,9 +50,9 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.measure.transport import TransportBatch
-from verify.store.io import write_csv, write_json
-from verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
+from sgmcmc_verify.measure.transport import TransportBatch
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
 
 from .settings import Table2ReadingsSettings
 from .table2 import PRINTED_TABLE2
@@ -157,7 +157,7 @@ def run_table2_readings(s: Table2ReadingsSettings, out_dir, n_jobs=1, backend=No
     and, at the Sinkhorn sizes, the converged entropic cost on the cost/max scale) and
     ``table2_readings.json`` (the fits and the floors of every reading at ``paper_n``).
     """
-    from verify.measure.transport import w2_sinkhorn
+    from sgmcmc_verify.measure.transport import w2_sinkhorn
 
     target = hsg_mixture_target(s.n_data, s.dim, s.mixture_seed)
     grid = grid_density(target, s.grid_lower, s.grid_upper, s.grid_cells)
@@ -207,7 +207,7 @@ def reading_floors(fits: dict, reg: float, n: int) -> dict:
     """The floor of every reading at size ``n`` as ``{reading: {"low", "mid", "high"}}`` from :func:`fit_floor_models`.
 
     ``mid`` is the geometric mean of the two rate models for the exact readings; the raw entropic
-    readings add ``[0, reg log n]`` (the bracket of :func:`verify.measure.transport.w2_sinkhorn`).
+    readings add ``[0, reg log n]`` (the bracket of :func:`sgmcmc_verify.measure.transport.w2_sinkhorn`).
     """
     w = fits["w2sq"]
     lo, hi = w["low"], w["high"]

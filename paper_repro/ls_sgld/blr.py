@@ -2,7 +2,7 @@
 
 The paper's data set is a3a (LIBSVM; read from a user path with ``--data a3a=… --data a3a.t=…``); by
 default the built-in Pima set is used. The prior is the paper's ``‖x‖^{−λ}e^{−θ‖x‖}``
-(:class:`verify.targets.GammaNormPrior`).
+(:class:`sgmcmc_verify.targets.GammaNormPrior`).
 
 References
 ----------
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import samplers
-from verify.integrators.smoothing import PeriodicSmoothing
-from verify.runner import run_chains, run_tasks
-from verify.store.io import write_csv
-from verify.targets.datasets import load_builtin, load_pair, standardize, train_test_split
-from verify.targets.logistic import GammaNormPrior, LogisticRegressionTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators.smoothing import PeriodicSmoothing
+from sgmcmc_verify.runner import run_chains, run_tasks
+from sgmcmc_verify.store.io import write_csv
+from sgmcmc_verify.targets.datasets import load_builtin, load_pair, standardize, train_test_split
+from sgmcmc_verify.targets.logistic import GammaNormPrior, LogisticRegressionTarget
 
 from .settings import Fig4Settings, Table3Settings
 

@@ -1,7 +1,7 @@
 """The LS-SGLD paper's claims (seed ``004_8438bd4b543e0fc4.txt``), checked from stored results.
 
 Every evaluator reads ``results/ls_sgld/`` only (written by the experiments in
-:mod:`paper_repro.ls_sgld.registry`).
+:mod:`sgmcmc_verify.paper_repro.ls_sgld.registry`).
 """
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.laplacian import paper_matrix_2d
-from analytic.ls_mixing import running_mean_mse
+from sgmcmc_verify.analytic.laplacian import paper_matrix_2d
+from sgmcmc_verify.analytic.ls_mixing import running_mean_mse
 
-from verify.ledger.claims import Claim, Verdict, ordering_verdict, register
-from verify.store.io import read_csv, read_json
+from sgmcmc_verify.ledger.claims import Claim, Verdict, ordering_verdict, register
+from sgmcmc_verify.store.io import read_csv, read_json
 
 from .mixture import PAPER_TABLE2
 
@@ -128,7 +128,7 @@ def _gamma_factor(root):
         ev["hessian_is_scalar"] = all(float(r["hessian_is_scalar"]) == 1.0 for r in rr)
         why += (f"; that identity needs H = cI (true here: {ev['hessian_is_scalar']}); for general H = U diag(mu) U^T "
                 "the h->0 ratio^2 is 2 sum_ij (U^T A^-1 U)_ij^2 mu_i mu_j/(mu_i+mu_j) / sum_i mu_i "
-                f"(analytic.ls_exact.small_step_bias_ratio_limit), matched within "
+                f"(sgmcmc_verify.analytic.ls_exact.small_step_bias_ratio_limit), matched within "
                 f"{ev['max_rel_dev_ratio_vs_exact_limit']:.1e}")
     return Verdict("held" if ok else "failed", ev, why)
 
@@ -358,7 +358,7 @@ def _fig3_finite(root, sig):
 def _fig3(root):
     """Depends on σ (Fig. 3 prints none): the exact σ set where the ratio is within the band, and the precision.
 
-    The exact asymptotic MSE ratio on a Gaussian is ``1 + σκ`` (``analytic.ls_mixing``); "similar" holds
+    The exact asymptotic MSE ratio on a Gaussian is ``1 + σκ`` (``sgmcmc_verify.analytic.ls_mixing``); "similar" holds
     for ``σ ≤ (band − 1)/κ``. The simulation at our σ is checked against the exact ratio; the paper's
     10 runs are judged by the exact law of a ratio of two 10-run MSEs.
     """

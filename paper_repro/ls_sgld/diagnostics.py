@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.measure.transport import w2_exact
-from verify.store.io import write_json
-from verify.targets import LSMixtureTarget, mixture_centers
+from sgmcmc_verify.measure.transport import w2_exact
+from sgmcmc_verify.store.io import write_json
+from sgmcmc_verify.targets import LSMixtureTarget, mixture_centers
 
 from .mixture import grid_sample
 from .settings import SingleModeSettings

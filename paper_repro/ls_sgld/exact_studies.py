@@ -14,17 +14,17 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
-from analytic.laplacian import paper_matrix_2d
-from analytic.linear_samplers import minibatch_noise_covariance
-from analytic.ls_constants import gamma2, spectral_mean, table1_candidates, table1_comparison
-from analytic.ls_mixing import (eq41_mse_ratio, eq41_similar_sigma_limit, mean_estimate_asymptotic_covariance,
+from sgmcmc_verify.analytic.laplacian import paper_matrix_2d
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance
+from sgmcmc_verify.analytic.ls_constants import gamma2, spectral_mean, table1_candidates, table1_comparison
+from sgmcmc_verify.analytic.ls_mixing import (eq41_mse_ratio, eq41_similar_sigma_limit, mean_estimate_asymptotic_covariance,
                                 mse_ratio_precision, running_mean_mse)
-from analytic.ls_exact import (fokker_planck_residual, small_step_bias_ratio_limit, small_step_stationary_error,
+from sgmcmc_verify.analytic.ls_exact import (fokker_planck_residual, small_step_bias_ratio_limit, small_step_stationary_error,
                                theorem33_split)
-from verify.integrators.smoothing import PeriodicSmoothing
-from verify.store.cache import package_versions
-from verify.store.io import write_csv, write_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.integrators.smoothing import PeriodicSmoothing
+from sgmcmc_verify.store.cache import package_versions
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import Fig3ExactSettings, Prop21Settings, Table1Settings, Theorem33Settings
 
@@ -269,7 +269,7 @@ def run_fig3_exact(cfg: Fig3ExactSettings, out_dir, n_jobs=1, backend=None, prog
     write_csv(out / "fig3_exact_finite.csv", finite, header_comment=(
         f"LS-SGLD Fig 3 exact finite-N, scale={cfg.scale}: E||xbar_N - mu||^2 of the running mean of N Euler-Maruyama "
         f"steps (step {cfg.step_size}) of LD and LS-LD (eq. (4.1) matrix) from x0 = mu - (1, 2), closed form "
-        "(analytic.ls_mixing.running_mean_mse)"))
+        "(sgmcmc_verify.analytic.ls_mixing.running_mean_mse)"))
     write_csv(out / "fig3_exact.csv", rows, header_comment=(
         f"LS-SGLD Fig 3 exact, scale={cfg.scale}: asymptotic MSE ratio of the time-average mean, LS-LD/LD = "
         "tr(A_sigma Sigma^2)/tr(Sigma^2) (eq. (4.1) matrix, beta=1); ratio_em: Euler-Maruyama at step_size by "

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import samplers
-from verify.errors import DivergenceError
-from verify.estimators import NoisyExactGradient
-from verify.integrators.smoothing import paper_2d_smoothing
-from verify.runner import run_chains, run_tasks
-from verify.store.io import write_csv
-from verify.targets import GaussianTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import NoisyExactGradient
+from sgmcmc_verify.integrators.smoothing import paper_2d_smoothing
+from sgmcmc_verify.runner import run_chains, run_tasks
+from sgmcmc_verify.store.io import write_csv
+from sgmcmc_verify.targets import GaussianTarget
 
 from .settings import Fig1Settings
 

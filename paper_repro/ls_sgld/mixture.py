@@ -10,15 +10,15 @@ from pathlib import Path
 
 import numpy as np
 
-from analytic.ls_mixing import mean_estimate_asymptotic_covariance
-from verify import samplers
-from verify.integrators.metropolis import MALA
-from verify.integrators.smoothing import paper_2d_smoothing
-from verify.measure.transport import TransportBatch
-from verify.runner import block_sizes, run_chains, run_tasks
-from verify.store.cache import package_versions
-from verify.store.io import write_csv, write_json
-from verify.targets import GaussianTarget, LSMixtureTarget, mixture_centers
+from sgmcmc_verify.analytic.ls_mixing import mean_estimate_asymptotic_covariance
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators.metropolis import MALA
+from sgmcmc_verify.integrators.smoothing import paper_2d_smoothing
+from sgmcmc_verify.measure.transport import TransportBatch
+from sgmcmc_verify.runner import block_sizes, run_chains, run_tasks
+from sgmcmc_verify.store.cache import package_versions
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import GaussianTarget, LSMixtureTarget, mixture_centers
 
 from .settings import Fig3Settings, Table2Settings
 
@@ -211,7 +211,7 @@ def run_table2(cfg: Table2Settings, out_dir, n_jobs=1, backend=None, progress=No
     with MH step") started from an independent exact grid draw and run ``mh_steps`` steps.
     W2 by ``ot.emd2`` on ``w2_points`` points of each (the window thinned evenly; the paper:
     10⁴), reported not squared, with the reference-vs-reference floor. The chains run in this
-    process; every transport problem is gathered in a :class:`~verify.measure.transport.TransportBatch`
+    process; every transport problem is gathered in a :class:`~sgmcmc_verify.measure.transport.TransportBatch`
     and solved afterwards over ``n_jobs`` joblib workers (numbers independent of ``n_jobs``).
     """
     mix = LSMixtureTarget(mixture_centers(500, cfg.seed))

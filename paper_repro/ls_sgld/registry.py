@@ -6,7 +6,7 @@ say, the Fig. 4 settings does not invalidate the stored Theorem 3.3 results.
 """
 from __future__ import annotations
 
-from verify.store.registry import Experiment, register_experiment
+from sgmcmc_verify.store.registry import Experiment, register_experiment
 
 from . import blr, diagnostics, exact_studies, gaussian2d, mixture
 from . import settings as S

@@ -26,7 +26,7 @@ Choices the text leaves open, and ours
   (4.2) ``τ = ½ + Σ_{t≥1} ρ(t)`` with Sokal's automatic window (c = 5), averaged over the two
   coordinates; covariance error = mean squared entry error of the sample covariance.
 * pSGLD / LS-pSGLD everywhere: α = 0.99, λ = 1e-5, RMSprop fed the gradient ``g_k`` of ``f`` that
-  the sampler uses (``preconditioner_input="full"``, see :class:`verify.integrators.RMSpropPreconditioner`):
+  the sampler uses (``preconditioner_input="full"``, see :class:`sgmcmc_verify.integrators.RMSpropPreconditioner`):
   the paper's step sizes (pSGLD 0.002 for BLR) only make sense that way; pSGLD is then LS-pSGLD's
   arithmetic at σ = 0. LS-pSGLD composition: ``G^{1/2}A⁻¹G^{1/2}`` (documented there).
 * Fig. 4: σ = 0.5 for LS-SGLD / LS-pSGLD (the BLR text gives no σ; 0.5 is the paper's CNN value);
@@ -56,8 +56,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from verify.store.settings import ScaledSettings
-from verify.targets.datasets import data_identity, user_data_names
+from sgmcmc_verify.store.settings import ScaledSettings
+from sgmcmc_verify.targets.datasets import data_identity, user_data_names
 
 __all__ = ["Table1Settings", "Theorem33Settings", "Prop21Settings", "Table3Settings", "Fig1Settings",
            "Fig4Settings", "Table2Settings", "Fig3Settings", "Fig3ExactSettings", "SingleModeSettings", "blr_dataset"]

@@ -1,10 +1,10 @@
 """vrSG-MCMC Figure 9 (top): Bayesian logistic regression on Pima, test NLL vs data passes for varying n1.
 
 The data and the target are the toolkit's (Pima from R's MASS, standardized with a bias column, by
-:func:`paper_repro.ls_sgld.blr.load_blr_data`; :class:`verify.targets.LogisticRegressionTarget` with
-a Gaussian prior); the run protocol is the MLP's (:func:`paper_repro.vrsg.mlp.classifier_chains`:
+:func:`sgmcmc_verify.paper_repro.ls_sgld.blr.load_blr_data`; :class:`sgmcmc_verify.targets.LogisticRegressionTarget` with
+a Gaussian prior); the run protocol is the MLP's (:func:`sgmcmc_verify.paper_repro.vrsg.mlp.classifier_chains`:
 tuned η on a grid, posterior-predictive average over the second half of the run, per-chain curves).
-:class:`~paper_repro.vrsg.settings.BLRSensitivitySettings` states the choices.
+:class:`~sgmcmc_verify.paper_repro.vrsg.settings.BLRSensitivitySettings` states the choices.
 
 References
 ----------
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from paper_repro.ls_sgld.blr import load_blr_data
-from verify.runner import run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
+from sgmcmc_verify.paper_repro.ls_sgld.blr import load_blr_data
+from sgmcmc_verify.runner import run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.logistic import GaussianPrior, LogisticRegressionTarget
 
 from .mlp import _noise_at_end, _noise_summary, _seed, classifier_chains, curve_rows, tune_and_run
 from .settings import BLRSensitivitySettings

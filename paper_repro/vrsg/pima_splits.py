@@ -4,7 +4,7 @@ The registered experiment ``vrsg.blr_n1`` uses one random 75/25 split of R's MAS
 This study reruns it, unchanged otherwise, on several splits (and optionally a wider η grid) and evaluates
 the claim's two readings on each, so the ledger's verdict can be read against the split it was measured on::
 
-    python -m paper_repro.vrsg.pima_splits --splits 0 1 2 3 4 5 6 --scale paper \
+    python -m sgmcmc_verify.paper_repro.vrsg.pima_splits --splits 0 1 2 3 4 5 6 --scale paper \
         --eta-grid 0.03 0.1 0.3 1 3 10 --out results/studies/pima_splits
 
 Writes ``<out>/<split>/vrsg/blr_n1.{csv,json}`` (the experiment's own outputs) and ``<out>/summary.json``: per
@@ -19,7 +19,7 @@ import dataclasses
 import time
 from pathlib import Path
 
-from verify.store.io import read_json, write_json
+from sgmcmc_verify.store.io import read_json, write_json
 
 from . import claims as C
 from .blr import run_blr_n1

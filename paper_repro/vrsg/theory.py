@@ -3,11 +3,11 @@
 Experiments never plot: each ``run_*`` writes CSV/JSON into the directory it is given (``results/vrsg/``);
 ``figures/vrsg.py`` reads them and ``paper_repro/vrsg/claims.py`` judges them. Which numbers are exact
 and which Monte Carlo is said in every output: the MSE on the Gaussian-mean model is exact
-(:mod:`analytic.vrsg_gaussian`, matrix powers of the moment recursion); the ``*_mc`` files and columns
-are Monte Carlo of the real samplers (``verify.samplers`` stepped by :func:`verify.runner.run_chains`)
+(:mod:`sgmcmc_verify.analytic.vrsg_gaussian`, matrix powers of the moment recursion); the ``*_mc`` files and columns
+are Monte Carlo of the real samplers (``sgmcmc_verify.samplers`` stepped by :func:`sgmcmc_verify.runner.run_chains`)
 with standard errors over independent realizations.
 
-The Theorem 6 study on real chains (logistic regression) is in :mod:`paper_repro.vrsg.theory_lambda`.
+The Theorem 6 study on real chains (logistic regression) is in :mod:`sgmcmc_verify.paper_repro.vrsg.theory_lambda`.
 
 References
 ----------
@@ -28,15 +28,15 @@ import numpy as np
 from scipy.optimize import minimize_scalar, nnls
 from threadpoolctl import threadpool_limits
 
-from analytic import vrsg as V
-from analytic import vrsg_gaussian as G
-from verify import samplers
-from verify.estimators import TwoMinibatchControlVariate, UniformMinibatch
-from verify.estimators.base import subset_indices, uniform_indices
-from verify.runner import run_chains, run_realizations
-from verify.store.cache import package_versions
-from verify.store.io import write_csv, write_json
-from verify.targets import GaussianMeanModel, vrsg_gaussian_target
+from sgmcmc_verify.analytic import vrsg as V
+from sgmcmc_verify.analytic import vrsg_gaussian as G
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import TwoMinibatchControlVariate, UniformMinibatch
+from sgmcmc_verify.estimators.base import subset_indices, uniform_indices
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.cache import package_versions
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import GaussianMeanModel, vrsg_gaussian_target
 
 from .settings import (Corollary4Settings, Figure1Settings, IdentitiesSettings, Theorem3Settings,
                        Theorem6MSESettings)
@@ -53,7 +53,7 @@ def gaussian_data(cfg, generating_theta=None) -> np.ndarray:
 @functools.lru_cache(maxsize=4)
 def pima_target(prior_precision: float = 1.0):
     """Bayesian logistic regression on Pima (532 × 7, standardized, bias column), prior ``N(0, I/λ)`` (cached per process)."""
-    from verify.targets import LogisticRegressionTarget, datasets
+    from sgmcmc_verify.targets import LogisticRegressionTarget, datasets
 
     (tr,) = datasets.standardize(datasets.load("pima"))
     return LogisticRegressionTarget(tr.X, tr.y, prior_precision)
@@ -632,7 +632,7 @@ def run_figure1(cfg: Figure1Settings, out_dir, n_jobs=1, backend=None, progress=
         "time n = 1 needs for T steps (best_n_wallclock; measured seconds per step, see fig1.json)"))
     write_json(out / "fig1.json", {
         "seconds_per_step": {f"{k[0]}|n={k[1]}": v for k, v in sec.items()},
-        "timing_method": (f"verify.runner.run_chains on 1 chain, {cfg.timing_steps} steps, time.perf_counter, best of "
+        "timing_method": (f"sgmcmc_verify.runner.run_chains on 1 chain, {cfg.timing_steps} steps, time.perf_counter, best of "
                           f"{cfg.timing_repeats} after one discarded warm-up run, BLAS limited to one thread, machine shared "
                           "with other jobs (load average in 'machine')"),
         "machine": machine_info(), "verdicts": _fig1_verdicts(rows, cfg),

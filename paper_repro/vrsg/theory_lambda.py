@@ -3,7 +3,7 @@
 At every recorded state of a chain the estimator's two parameters are known: θ_l (the position) and θ̃_l
 (the anchor of the last refresh, ``k = l − l_anchor`` steps older). From all N per-datum
 log-likelihood gradients ``α_i = ∇log p(d_i | θ_l)`` and ``β_i = ∇log p(d_i | θ̃_l)`` the exact
-conditional quantities of the proofs follow (:mod:`analytic.vrsg`): Γ_α, Γ_β, Γ_{α−β}, the cross term,
+conditional quantities of the proofs follow (:mod:`sgmcmc_verify.analytic.vrsg`): Γ_α, Γ_β, Γ_{α−β}, the cross term,
 Theorem 6's λ_l as printed, as the proof derives it (``N³(n1 − n2)Γ_β/(n1 n2)``) and exactly
 (``E‖ΔV‖²(SG, n2) − E‖ΔV‖²(vrSG, n1, n2)``); the expectation over the algorithm's randomness is the
 average over chains and recorded states, with standard errors over independent chains.
@@ -27,13 +27,13 @@ from pathlib import Path
 import numpy as np
 from scipy.special import expit
 
-from analytic import vrsg as V
-from verify import samplers
-from verify.measure.rates import fit_slope
-from verify.runner import run_chains, run_realizations
-from verify.store.cache import package_versions
-from verify.store.io import write_csv, write_json
-from verify.targets import LogisticRegressionTarget
+from sgmcmc_verify.analytic import vrsg as V
+from sgmcmc_verify import samplers
+from sgmcmc_verify.measure.rates import fit_slope
+from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.store.cache import package_versions
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import LogisticRegressionTarget
 
 from .settings import Theorem6Settings
 from .theory import pima_map, pima_target, single_threaded_blas
@@ -54,7 +54,7 @@ def state_statistics(target, pos: np.ndarray, anchor: np.ndarray) -> dict:
     ``∇V_i(θ) = (σ(x_iᵀθ) − y_i) x_i``, so the sums over i need only ``(chains, N)`` residuals:
     ``N(N−1)Γ(a, b) = Σ_i r^a_i r^b_i ‖x_i‖² − (Σ_i r^a_i x_i)ᵀ(Σ_i r^b_i x_i)/N`` (the uncentred form; its
     cancellation factor ``‖Σa_i‖²/(N Σ‖a_i‖²)`` is returned as ``cancellation`` and stays far below 1 in
-    stationarity). Other targets go through :mod:`analytic.vrsg` on all ``(chains, N, d)`` gradients.
+    stationarity). Other targets go through :mod:`sgmcmc_verify.analytic.vrsg` on all ``(chains, N, d)`` gradients.
     The signs of α = −∇V_i and β cancel in every quadratic form.
     """
     if isinstance(target, LogisticRegressionTarget):

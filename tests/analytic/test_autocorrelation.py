@@ -1,10 +1,10 @@
-"""Exact autocorrelation of a stationary linear recursion (``analytic.autocorrelation``)."""
+"""Exact autocorrelation of a stationary linear recursion (``sgmcmc_verify.analytic.autocorrelation``)."""
 import numpy as np
 import pytest
 
-from analytic.autocorrelation import linear_autocorrelation, linear_integrated_time
-from analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, underdamped_em_recursion
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.autocorrelation import linear_autocorrelation, linear_integrated_time
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, underdamped_em_recursion
+from sgmcmc_verify.targets import gaussian_means_target
 
 
 @pytest.mark.parametrize("phi", [-0.5, 0.0, 0.3, 0.9])

@@ -1,4 +1,4 @@
-"""Theorem 2 of the EWSG conference text (seed 003): the exact kernels of ``analytic.ewsg_kernel``.
+"""Theorem 2 of the EWSG conference text (seed 003): the exact kernels of ``sgmcmc_verify.analytic.ewsg_kernel``.
 
 Exact identities are checked to machine precision (tolerances say why); the link to the sampler
 (one EWSG step has the mixture law of the exact index law) is a seeded statistical test with a
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from analytic import ewsg_kernel as K
-from verify import samplers
-from verify.estimators import EWSGIndexChain
-from verify.runner import run_chains
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic import ewsg_kernel as K
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import gaussian_means_target
 
 
 def _instance(seed=0, n=6, d=2, h=0.05, gamma=10.0):
@@ -140,8 +140,8 @@ def test_bad_input_raises_value_error(call):
 
 
 def test_module_imports_nothing_of_the_project():
-    code = ("import sys, analytic.ewsg_kernel, analytic.autocorrelation; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('verify', 'paper_repro', 'figures')))")
+    code = ("import sys, sgmcmc_verify.analytic.ewsg_kernel, sgmcmc_verify.analytic.autocorrelation; "
+            "print(sorted(m for m in sys.modules if m.startswith(('sgmcmc_verify.paper_repro', 'sgmcmc_verify.figures', 'sgmcmc_verify.targets', 'sgmcmc_verify.samplers', 'sgmcmc_verify.store'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -163,7 +163,7 @@ def one_step_moment_check(seed, planted=False, R=200_000, M=1, h=0.05, gamma=10.
     rng = np.random.default_rng(seed)
     s = samplers.ewsg(t, h, gamma, index_chain_length=M)
     if planted:
-        from verify.integrators import UnderdampedEM
+        from sgmcmc_verify.integrators import UnderdampedEM
 
         s = UnderdampedEM(t, h, gamma, HalfMissingIndexChain(M), name="EWSG-planted")
     th = np.array([0.3, -0.4])

@@ -10,17 +10,17 @@ import itertools
 import numpy as np
 import pytest
 
-from analytic.ewsg_weights import (ewsg_log_weights, gaussian_means_linear_response, linear_response_recursion,
+from sgmcmc_verify.analytic.ewsg_weights import (ewsg_log_weights, gaussian_means_linear_response, linear_response_recursion,
                                    metropolis_index_law, normalized_weights, subsampling_moments,
                                    trace_cov_first_order, variance_change)
-from analytic.linear_samplers import (minibatch_noise_covariance, stationary_bias_split, stationary_moments,
+from sgmcmc_verify.analytic.linear_samplers import (minibatch_noise_covariance, stationary_bias_split, stationary_moments,
                                       underdamped_em_recursion)
-from analytic.optimal_subsampling import lp_constraints, optimal_unbiased_law
-from analytic.time_average import (em_asymptotic_time_average_variance, em_time_average_moments,
+from sgmcmc_verify.analytic.optimal_subsampling import lp_constraints, optimal_unbiased_law
+from sgmcmc_verify.analytic.time_average import (em_asymptotic_time_average_variance, em_time_average_moments,
                                    uld_asymptotic_time_average_variance, uld_time_average_mse,
                                    uld_time_average_mse_closed_form)
-from verify.estimators import EWSGIndexChain
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.targets import gaussian_means_target
 
 T51 = gaussian_means_target()
 SIG = np.sqrt(20.0)

@@ -4,13 +4,13 @@ import ot
 import pytest
 from scipy import integrate, stats
 
-from analytic.gaussian import bures_w2, kl_gaussian, quadratic_posterior
-from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion, stationary_moments,
+from sgmcmc_verify.analytic.gaussian import bures_w2, kl_gaussian, quadratic_posterior
+from sgmcmc_verify.analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, sgld_recursion, stationary_moments,
                                       underdamped_em_recursion)
-from analytic.time_average import uld_stationary_cov, uld_time_average_mse
-from verify import samplers
-from verify.integrators import IdentityPreconditioner, OverdampedEM, UnderdampedEM
-from verify.runner import run_chains
+from sgmcmc_verify.analytic.time_average import uld_stationary_cov, uld_time_average_mse
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators import IdentityPreconditioner, OverdampedEM, UnderdampedEM
+from sgmcmc_verify.runner import run_chains
 
 
 def _rand_spd(rng, d):

@@ -1,7 +1,7 @@
 """Lemma 3 of HSG-HMC as exact arithmetic: condition (9) as a set, the constants (11)-(12).
 
 Seed ``001_d56659fdb8996bf2.txt``: Lemma 3, eqs. (9)-(12); Remark 2. The reference below is the
-printed condition (9) transcribed term by term, independently of :mod:`analytic.hsg_lemma3`.
+printed condition (9) transcribed term by term, independently of :mod:`sgmcmc_verify.analytic.hsg_lemma3`.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from analytic.hsg_lemma3 import (bound10_growth_coefficient, condition9_best, condition9_max_step, condition9_terms,
+from sgmcmc_verify.analytic.hsg_lemma3 import (bound10_growth_coefficient, condition9_best, condition9_max_step, condition9_terms,
                                  condition9_tied, lemma3_C, lemma3_Ebar)
 
 MIX = dict(M=10.58, m=0.5, b=4.53, d=2, u=1.0)  # the HSG-HMC mixture's constants (rounded)

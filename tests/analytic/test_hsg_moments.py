@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analytic.hsg_moments import gradients_to_accuracy, moment_trajectory
-from verify.runner import run_chains
-from verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.hsg_moments import gradients_to_accuracy, moment_trajectory
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
+from sgmcmc_verify.targets import gaussian_means_target
 
 from support import zmax_moments
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analytic.hsg_moments import moment_trajectory
-from analytic.hsg_quadratic import QuadraticSum, bures_w2_2d, exact_trajectory, random_quadratic_sum
-from analytic.gaussian import bures_w2
-from verify.estimators import HybridGradient
-from verify.integrators.exponential import ExponentialIntegrator
-from verify.runner import run_chains
-from verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
-from verify.targets import gaussian_means_target
-from verify.targets.quadratic import QuadraticSumTarget
+from sgmcmc_verify.analytic.hsg_moments import moment_trajectory
+from sgmcmc_verify.analytic.hsg_quadratic import QuadraticSum, bures_w2_2d, exact_trajectory, random_quadratic_sum
+from sgmcmc_verify.analytic.gaussian import bures_w2
+from sgmcmc_verify.estimators import HybridGradient
+from sgmcmc_verify.integrators.exponential import ExponentialIntegrator
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
+from sgmcmc_verify.targets import gaussian_means_target
+from sgmcmc_verify.targets.quadratic import QuadraticSumTarget
 
 from support import zmax_moments
 
@@ -36,8 +36,8 @@ class CommonHessianHybrid(HybridGradient):
         k = state.iteration
         idx = self.base.draw(rng, target, position.shape[0])
         g_u = self.base.gradient_at(target, position, idx)
-        from verify.estimators.base import GradientEstimate
-        from verify.estimators.variance_reduced import HybridState
+        from sgmcmc_verify.estimators.base import GradientEstimate
+        from sgmcmc_verify.estimators.variance_reduced import HybridState
         if k == 0 or self.rho_at(k) == 1.0:
             return GradientEstimate(g_u, 1, HybridState(k + 1, position.copy(), g_u), {})
         rho = self.rho_at(k)

@@ -1,4 +1,4 @@
-"""Tests for analytic.laplacian: FFT smoothing operators vs dense linear algebra.
+"""Tests for sgmcmc_verify.analytic.laplacian: FFT smoothing operators vs dense linear algebra.
 
 Seed ``004_8438bd4b543e0fc4.txt``: eq. (2.1), Lemma 2.2, Lemma 2.5 / eq. (2.7), eq. (2.8), eq. (4.1).
 """
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 
-from analytic import laplacian as lap
+from sgmcmc_verify.analytic import laplacian as lap
 
 DIMS = [1, 2, 3, 10, 1000]
 SIGMAS = [0.0, 0.1, 1.0, 3.0, 10.0]

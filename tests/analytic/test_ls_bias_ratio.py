@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from analytic.laplacian import eigenvalues, smoothing_matrix
-from analytic.ls_exact import small_step_bias_ratio_limit, small_step_stationary_error
+from sgmcmc_verify.analytic.laplacian import eigenvalues, smoothing_matrix
+from sgmcmc_verify.analytic.ls_exact import small_step_bias_ratio_limit, small_step_stationary_error
 
 
 def _ratio_at(H, Ai, h):

@@ -1,4 +1,4 @@
-"""Tests for analytic.ls_constants: γ₂ of Theorem 3.3, its limit, the γ₁/c₀ ranges, Table 1.
+"""Tests for sgmcmc_verify.analytic.ls_constants: γ₂ of Theorem 3.3, its limit, the γ₁/c₀ ranges, Table 1.
 
 Seed ``004_8438bd4b543e0fc4.txt``: Theorem 3.3, Theorem 3.7, Table 1, Lemma C.6, eq. (C.4).
 """
@@ -9,8 +9,8 @@ import pytest
 import scipy.integrate
 import sympy as sp
 
-from analytic import laplacian as lap
-from analytic import ls_constants as lc
+from sgmcmc_verify.analytic import laplacian as lap
+from sgmcmc_verify.analytic import ls_constants as lc
 
 SIGMAS = (1, 2, 3, 4, 5)
 DIMS = (1000, 10000, 100000)

@@ -1,19 +1,19 @@
 """Exact asymptotic MSE of the mean of LD / LS-LD (seed 004, Figure 3, eq. (4.1), eq. (4.3)).
 
-Properties of :mod:`analytic.ls_mixing`, and a seeded simulation of the toolkit's LS-LD against it
+Properties of :mod:`sgmcmc_verify.analytic.ls_mixing`, and a seeded simulation of the toolkit's LS-LD against it
 with a planted bug (noise ``A⁻¹ε`` instead of ``A^{−1/2}ε``) it must catch.
 """
 import numpy as np
 import pytest
 from scipy.linalg import solve_discrete_lyapunov
 
-from analytic.laplacian import paper_matrix_2d
-from analytic.ls_mixing import (eq41_mse_ratio, eq41_similar_sigma_limit, ls_ld_mse_ratio,
+from sgmcmc_verify.analytic.laplacian import paper_matrix_2d
+from sgmcmc_verify.analytic.ls_mixing import (eq41_mse_ratio, eq41_similar_sigma_limit, ls_ld_mse_ratio,
                                 mean_estimate_asymptotic_covariance, mse_ratio_precision, running_mean_mse)
-from verify import samplers
-from verify.integrators.smoothing import MatrixSmoothing, paper_2d_smoothing
-from verify.runner import run_chains
-from verify.targets import GaussianTarget
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators.smoothing import MatrixSmoothing, paper_2d_smoothing
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import GaussianTarget
 
 SIG_43 = 4.5 * np.eye(2)                      # (4.3): exp(-((x-1)^2 + (y-2)^2)/9) -> covariance 4.5 I
 SIG_411 = np.array([[1.0, 0.9], [0.9, 1.0]])  # section 4.1.1

@@ -12,7 +12,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from analytic.ou_integrator import ou_noise_cholesky, ou_noise_covariance, ou_step_coefficients, symbolic_check
+from sgmcmc_verify.analytic.ou_integrator import ou_noise_cholesky, ou_noise_covariance, ou_step_coefficients, symbolic_check
 
 
 def paper_eq6_mp(gamma, eta, u, dps=60):

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from analytic import vrsg_gaussian as G
-from analytic.vrsg import sample_sum_moment_symbolic
-from verify.targets import GaussianMeanModel, vrsg_gaussian_target
+from sgmcmc_verify.analytic import vrsg_gaussian as G
+from sgmcmc_verify.analytic.vrsg import sample_sum_moment_symbolic
+from sgmcmc_verify.targets import GaussianMeanModel, vrsg_gaussian_target
 
 X = np.linspace(-2.0, 2.0, 40) ** 3 / 3 + 0.5     # a skewed population: third and fourth moments matter
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from analytic import vrsg as V
+from sgmcmc_verify.analytic import vrsg as V
 
 TOL = 1e-12
 

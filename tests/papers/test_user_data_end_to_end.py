@@ -5,8 +5,8 @@ The papers' a3a / a9a are not shipped; the committed a3a-format fixture stands i
 import pytest
 
 from support import DATA_DIR
-from verify.cli import main
-from verify.store.io import read_csv
+from sgmcmc_verify.cli import main
+from sgmcmc_verify.store.io import read_csv
 
 FIXTURE = str(DATA_DIR / "a3a_fixture.libsvm")
 

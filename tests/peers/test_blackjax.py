@@ -1,4 +1,4 @@
-"""verify.peers.blackjax: blackjax's SGLD / SGHMC in the sampler protocol share the law of the toolkit's recursions.
+"""sgmcmc_verify.peers.blackjax: blackjax's SGLD / SGHMC in the sampler protocol share the law of the toolkit's recursions.
 
 Skipped when JAX / blackjax are absent (``make test-peers`` installs the ``peers`` extra and runs them).
 """
@@ -12,14 +12,14 @@ import pytest
 jax = pytest.importorskip("jax")
 pytest.importorskip("blackjax")
 
-from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments,  # noqa: E402
+from sgmcmc_verify.analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments,  # noqa: E402
                                       sgld_recursion, stationary_moments, underdamped_em_recursion)
-from verify.errors import DivergenceError  # noqa: E402
-from verify.estimators import FullGradient, UniformMinibatch  # noqa: E402
-from verify.integrators import Sampler  # noqa: E402
-from verify.peers import blackjax as bj  # noqa: E402
-from verify.runner import run_chains  # noqa: E402
-from verify.targets import (GaussianMeanModel, LSMixtureTarget, anisotropic_gaussian_means_target,  # noqa: E402
+from sgmcmc_verify.errors import DivergenceError  # noqa: E402
+from sgmcmc_verify.estimators import FullGradient, UniformMinibatch  # noqa: E402
+from sgmcmc_verify.integrators import Sampler  # noqa: E402
+from sgmcmc_verify.peers import blackjax as bj  # noqa: E402
+from sgmcmc_verify.runner import run_chains  # noqa: E402
+from sgmcmc_verify.targets import (GaussianMeanModel, LSMixtureTarget, anisotropic_gaussian_means_target,  # noqa: E402
                             gaussian_means_target, hsg_mixture_target, mixture_centers)
 
 Z_BOUND = 4.5  # two-sided normal tail 7e-6 per statistic; every test below is seeded

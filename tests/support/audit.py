@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.estimators.minibatch import FullGradient, UniformMinibatch
-from verify.integrators.base import OverdampedState, StepInfo
-from verify.integrators.overdamped import OverdampedEM
+from sgmcmc_verify.estimators.minibatch import FullGradient, UniformMinibatch
+from sgmcmc_verify.integrators.base import OverdampedState, StepInfo
+from sgmcmc_verify.integrators.overdamped import OverdampedEM
 
 __all__ = ["ula", "sgld_missing_sqrt2", "sgld_biased_gradient"]
 

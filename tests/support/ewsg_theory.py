@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from analytic.ewsg_weights import (ewsg_log_weights, gaussian_means_linear_response, linear_response_recursion,
+from sgmcmc_verify.analytic.ewsg_weights import (ewsg_log_weights, gaussian_means_linear_response, linear_response_recursion,
                                    normalized_weights, subsampling_moments, trace_cov_first_order, variance_change)
-from analytic.gaussian import quadratic_posterior
-from analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, stationary_bias_split,
+from sgmcmc_verify.analytic.gaussian import quadratic_posterior
+from sgmcmc_verify.analytic.linear_samplers import (minibatch_noise_covariance, propagate_moments, stationary_bias_split,
                                       underdamped_em_recursion)
-from analytic.time_average import em_time_average_moments
-from paper_repro.ewsg.fig1c_repeat import kl_parts
-from verify import samplers
-from verify.estimators import EWSGIndexChain, UniformMinibatch
-from verify.integrators import UnderdampedEM
-from verify.runner import run_chains
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.time_average import em_time_average_moments
+from sgmcmc_verify.paper_repro.ewsg.fig1c_repeat import kl_parts
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import EWSGIndexChain, UniformMinibatch
+from sgmcmc_verify.integrators import UnderdampedEM
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import gaussian_means_target
 
 TARGET = gaussian_means_target()
 MU = TARGET.posterior_mean

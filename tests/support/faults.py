@@ -1,7 +1,7 @@
 """Test-only machinery of the fault-injection tests (``tests/verify/store/test_faults.py``).
 
 :data:`TINY` is an experiment that is never registered: it is passed to
-:func:`verify.store.cache.run_experiment` as an object, in the test process or in a child process
+:func:`sgmcmc_verify.store.cache.run_experiment` as an object, in the test process or in a child process
 started with ``python -m support.faults`` (which prints ``{"cached": ..., "key": ...}``). Faults
 are injected into a child through the environment variable ``SGMCMC_FAULT``:
 
@@ -25,10 +25,10 @@ from typing import ClassVar
 
 import numpy as np
 
-import verify.store.cache as cache
-from verify.store.io import write_csv, write_json
-from verify.store.registry import Experiment
-from verify.store.settings import ScaledSettings
+import sgmcmc_verify.store.cache as cache
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.store.registry import Experiment
+from sgmcmc_verify.store.settings import ScaledSettings
 
 __all__ = ["TinySettings", "TINY", "run_tiny", "spawn", "TESTS_DIR"]
 
@@ -60,7 +60,7 @@ def run_tiny(cfg: TinySettings, out, n_jobs=1, backend=None, progress=None) -> N
     write_json(Path(out) / "tiny.json", {"mean": float(x.mean()), "rows": cfg.rows})
 
 
-TINY = Experiment("faultpaper.tiny", "faultpaper", "a tiny test-only experiment (two files)", "verify.store.io",
+TINY = Experiment("faultpaper.tiny", "faultpaper", "a tiny test-only experiment (two files)", "sgmcmc_verify.store.io",
                   ("tiny.csv", "tiny.json"), TinySettings, run_tiny)
 
 

@@ -2,7 +2,7 @@
 
 Target: ``V(θ) = Σ_i ½‖θ − c_i‖²``, n = 50, d = 16, ``c_i ~ N(0, I)`` (seed 1); π = N(c̄, I/50).
 The gradient noise of a uniform minibatch does not depend on θ, so the laws of SGLD / LS-SGLD are
-known exactly (:mod:`analytic.ls_exact`).
+known exactly (:mod:`sgmcmc_verify.analytic.ls_exact`).
 
 Tolerances (fixed before looking at the outcomes):
 * mean: the Mahalanobis statistic ``R (m̂ − m)ᵀ S⁻¹ (m̂ − m)`` against the 99.9 % quantile of χ²_d
@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import chi2
 
-from analytic.linear_samplers import minibatch_noise_covariance, propagate_moments
-from analytic.ls_exact import ls_sgld_recursion
-from verify.estimators import FullGradient, UniformMinibatch
-from verify.integrators import LaplacianPreconditioner, OverdampedEM, PeriodicSmoothing
-from verify.runner import run_chains
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, propagate_moments
+from sgmcmc_verify.analytic.ls_exact import ls_sgld_recursion
+from sgmcmc_verify.estimators import FullGradient, UniformMinibatch
+from sgmcmc_verify.integrators import LaplacianPreconditioner, OverdampedEM, PeriodicSmoothing
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import gaussian_means_target
 
 TARGET = gaussian_means_target(50, 16, 1)
 D = TARGET.dim

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from analytic.time_average import uld_time_average_mse
-from verify import samplers
-from verify.estimators import GradientEstimate, UniformMinibatch
-from verify.integrators import UnderdampedEM
-from verify.measure.rates import fit_slope, slope_status
-from verify.runner import run_chains
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.time_average import uld_time_average_mse
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import GradientEstimate, UniformMinibatch
+from sgmcmc_verify.integrators import UnderdampedEM
+from sgmcmc_verify.measure.rates import fit_slope, slope_status
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import gaussian_means_target
 
 TARGET = gaussian_means_target()
 MU = TARGET.posterior_mean
 PHIBAR = TARGET.dim / TARGET.n
 GAMMA = 10.0
-TOL = 0.15  # RATE_TOLERANCE of paper_repro.ewsg.experiments (checked equal in the tests)
+TOL = 0.15  # RATE_TOLERANCE of sgmcmc_verify.paper_repro.ewsg.experiments (checked equal in the tests)
 
 
 def phi(state):

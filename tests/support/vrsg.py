@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import f as fdist
 
-from analytic import vrsg as V
-from analytic import vrsg_gaussian as G
-from verify import samplers
-from verify.estimators import GradientEstimate, StepContext, TwoMinibatchControlVariate, UniformMinibatch
-from verify.estimators.base import uniform_indices
-from verify.runner import run_chains
-from verify.targets import vrsg_gaussian_target
+from sgmcmc_verify.analytic import vrsg as V
+from sgmcmc_verify.analytic import vrsg_gaussian as G
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import GradientEstimate, StepContext, TwoMinibatchControlVariate, UniformMinibatch
+from sgmcmc_verify.estimators.base import uniform_indices
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import vrsg_gaussian_target
 
 # ---- planted bugs ------------------------------------------------------------------------------
 
@@ -98,7 +98,7 @@ def unbiased_p(estimator, draws: int, seed: int) -> float:
     θ̃ = 0 (far from the mode, where the full data gradient is large, so that a biased anchor term shows) and
     θ = θ̃ + 0.2 ξ; the estimator refreshes its anchor at θ̃ (first call), then estimates at θ (second call).
     """
-    from paper_repro.vrsg.theory import pima_target
+    from sgmcmc_verify.paper_repro.vrsg.theory import pima_target
 
     t = pima_target()
     rng = np.random.default_rng(seed)

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from verify.cli import main
-from verify.runner import run_realizations
+from sgmcmc_verify.cli import main
+from sgmcmc_verify.runner import run_realizations
 
 
 def test_list_claims_and_experiments(capsys):
@@ -52,9 +52,9 @@ def test_figures_from_stored_results(smoke_results, tmp_path):
 
 
 def _block(n_chains, rng):
-    from verify import samplers as S
-    from verify.runner import run_chains
-    from verify.targets import gaussian_means_target
+    from sgmcmc_verify import samplers as S
+    from sgmcmc_verify.runner import run_chains
+    from sgmcmc_verify.targets import gaussian_means_target
     t = gaussian_means_target()
     s = S.ewsg(t, 0.05, 10.0)
     out = run_chains(s, s.init(rng.standard_normal((n_chains, 2)), rng.standard_normal((n_chains, 2))), rng,

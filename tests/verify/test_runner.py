@@ -4,11 +4,11 @@ import functools
 import numpy as np
 import pytest
 
-from verify import samplers as S
-from verify.integrators import OverdampedEM
-from verify.runner import (RealizationStudy, block_sizes, run_chains, run_realizations, run_realizations_many,
+from sgmcmc_verify import samplers as S
+from sgmcmc_verify.integrators import OverdampedEM
+from sgmcmc_verify.runner import (RealizationStudy, block_sizes, run_chains, run_realizations, run_realizations_many,
                            run_tasks)
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.targets import gaussian_means_target
 
 
 def _block(n_chains, rng, *, method):
@@ -105,7 +105,7 @@ def _diverge_by_size(n_chains, rng, delay):
     """Test block: blocks of 3 chains diverge at step 3 (slowly), blocks of 2 at step 2 (at once)."""
     import time
 
-    from verify.errors import DivergenceError
+    from sgmcmc_verify.errors import DivergenceError
 
     if n_chains == 3:
         time.sleep(delay)
@@ -116,7 +116,7 @@ def _diverge_by_size(n_chains, rng, delay):
 def test_the_divergence_reported_is_the_first_block_in_block_order(n_jobs, backend):
     """Block 0 (3 chains) fails late, block 1 (2 chains) at once: the error is block 0's for every n_jobs
     (ewsg.fig4 once recorded 43 and once 36 bad chains for the same run: whichever block failed first in time)."""
-    from verify.errors import DivergenceError
+    from sgmcmc_verify.errors import DivergenceError
 
     fn = functools.partial(_diverge_by_size, delay=0.3)
     with pytest.raises(DivergenceError) as e:
@@ -128,8 +128,8 @@ def test_the_divergence_reported_is_the_first_block_in_block_order(n_jobs, backe
 
 def test_compiled_engine_gives_the_numpy_engines_records_bit_for_bit():
     pytest.importorskip("numba")
-    from verify.samplers import sghmc
-    from verify.targets import gaussian_means_target
+    from sgmcmc_verify.samplers import sghmc
+    from sgmcmc_verify.targets import gaussian_means_target
     s = sghmc(gaussian_means_target(), 5e-2, 10.0, batch_size=2)
     obs = {"position": lambda st: st.position, "momentum": lambda st: st.momentum}
     kw = dict(checkpoints=[0, 1, 7.5, 100, 100, 250], unit="steps", observe=obs)
@@ -147,8 +147,8 @@ def test_compiled_engine_gives_the_numpy_engines_records_bit_for_bit():
     (dict(engine="compiled", keep_last=2), "keep_last"),
 ])
 def test_engine_errors_are_named(kw, match):
-    from verify.samplers import sgld
-    from verify.targets import gaussian_means_target
+    from sgmcmc_verify.samplers import sgld
+    from sgmcmc_verify.targets import gaussian_means_target
     s = sgld(gaussian_means_target(), 1e-3)
     args = {"steps": 10} if "checkpoints" not in kw else {}
     with pytest.raises(ValueError, match=match):
@@ -184,7 +184,7 @@ def test_run_tasks_returns_results_in_task_order_for_any_n_jobs():
 
 @pytest.mark.parametrize("n_jobs,backend", [(1, None), (2, "threading")])
 def test_run_tasks_raises_the_first_divergence_in_task_order(n_jobs, backend):
-    from verify.errors import DivergenceError
+    from sgmcmc_verify.errors import DivergenceError
 
     with pytest.raises(DivergenceError) as e:
         run_tasks(functools.partial(_diverge_by_size, delay=0.3), [(3, None), (2, None)], n_jobs=n_jobs, backend=backend)

@@ -18,7 +18,7 @@ module                 contents
 
 Example (smoke scale, a few seconds per check)::
 
-    from verify import audit, samplers
+    from sgmcmc_verify import audit, samplers
     rep = audit.audit(samplers.sgld, scale="smoke", name="SGLD", results="results")
     rep["rows"][0]["detail"]    # 'mean: ...; covariance: order p = 0.99 [0.94, 1.05] ...: order 1.0 ✓'
 """

@@ -1,8 +1,8 @@
 """The audit battery: run the six checks on one sampler factory and store the numbers.
 
-``audit(factory, params=..., scale=..., name=...)`` runs checks 1–6 (:mod:`~verify.audit.consistency`,
-:mod:`~verify.audit.sg_noise`, :mod:`~verify.audit.time_average`, :mod:`~verify.audit.multimodal`,
-:mod:`~verify.audit.stability`, :mod:`~verify.audit.cost`) and writes ``results/audit/<name>/``:
+``audit(factory, params=..., scale=..., name=...)`` runs checks 1–6 (:mod:`~sgmcmc_verify.audit.consistency`,
+:mod:`~sgmcmc_verify.audit.sg_noise`, :mod:`~sgmcmc_verify.audit.time_average`, :mod:`~sgmcmc_verify.audit.multimodal`,
+:mod:`~sgmcmc_verify.audit.stability`, :mod:`~sgmcmc_verify.audit.cost`) and writes ``results/audit/<name>/``:
 ``summary.json`` (the one-screen table rows ``{check, measured, expected, status, detail}``, the
 settings, the seed, the factory, its parameters and the package versions), ``summary.csv``, and one
 ``<check>.json`` with the numbers behind each row. Drawing (``figures/audit.py``) reads these files only.
@@ -76,7 +76,7 @@ def audit(factory, params: dict | None = None, *, scale: str = "default", name: 
     factory : callable or str
         ``factory(target, step_size, **params)`` building a sampler of the toolkit's protocol
         (``init``, ``step(state, rng) -> (state, StepInfo)``, ``target``), or a spec for
-        :func:`load_factory` (``"verify.samplers:sgld"``, ``"SGLD"``).
+        :func:`load_factory` (``"sgmcmc_verify.samplers:sgld"``, ``"SGLD"``).
     params : dict, optional
         Keyword arguments of the factory other than the step size (e.g. ``friction``).
     scale : {"smoke", "default"}

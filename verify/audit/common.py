@@ -1,10 +1,10 @@
 """What the checks of the audit share: the summary row, building the audited sampler, exact draws, the
 exact linear law where the sampler exposes one, and the bootstrap slope of an error curve.
 
-The toolkit's sampler protocol (:class:`verify.integrators.base.Sampler`): a factory
+The toolkit's sampler protocol (:class:`sgmcmc_verify.integrators.base.Sampler`): a factory
 ``factory(target, step_size, **params)`` returns an object with ``target``, ``name``,
 ``init(position, momentum=None)`` and ``step(state, rng) -> (state, StepInfo)``; every check steps it
-through :func:`verify.runner.run_chains` (and :func:`verify.runner.run_realizations` for independent
+through :func:`sgmcmc_verify.runner.run_chains` (and :func:`sgmcmc_verify.runner.run_realizations` for independent
 realizations), never by its own loop.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analytic.linear_samplers import (LinearRecursion, minibatch_noise_covariance, sgld_recursion,
+from sgmcmc_verify.analytic.linear_samplers import (LinearRecursion, minibatch_noise_covariance, sgld_recursion,
                                       underdamped_em_recursion)
 
 from ..estimators.minibatch import FullGradient, UniformMinibatch
@@ -118,18 +118,18 @@ def exact_recursion(sampler) -> LinearRecursion | None:
     """The exact linear law of ``sampler`` on its target, where the sampler exposes one; else ``None``.
 
     A sampler exposes a linear recursion when it is *exactly* (not a subclass of) the toolkit's
-    :class:`~verify.integrators.OverdampedEM` with the identity preconditioner or
-    :class:`~verify.integrators.UnderdampedEM`, with a uniform minibatch drawn with replacement (or
+    :class:`~sgmcmc_verify.integrators.OverdampedEM` with the identity preconditioner or
+    :class:`~sgmcmc_verify.integrators.UnderdampedEM`, with a uniform minibatch drawn with replacement (or
     ``b = 1``) or the full gradient, on a Gaussian-means target (isotropic or anisotropic). Subclasses
     (e.g. a test's planted bug) are audited by Monte Carlo only: their code is what is audited.
 
     Returns
     -------
-    analytic.linear_samplers.LinearRecursion or None
+    sgmcmc_verify.analytic.linear_samplers.LinearRecursion or None
 
     References
     ----------
-    :mod:`analytic.linear_samplers` (EWSG seed ``000_8e0377c44e2ea3b8.txt``, eq. (3), Appendices E, H).
+    :mod:`sgmcmc_verify.analytic.linear_samplers` (EWSG seed ``000_8e0377c44e2ea3b8.txt``, eq. (3), Appendices E, H).
     """
     target = getattr(sampler, "target", None)
     if type(target) not in (GaussianMeansTarget, AnisotropicGaussianMeansTarget):

@@ -6,7 +6,7 @@ step sizes spanning a factor 20 in ``h``; after a burn-in, each chain's time ave
 the stationary mean and covariance. The errors (in posterior standard deviations, and relative in the
 whitened Frobenius norm) are fitted as ``e ∝ h^p`` over the points above the Monte Carlo floor, with a
 bootstrap interval over chains. Where the sampler exposes a linear recursion
-(:func:`~verify.audit.common.exact_recursion`) the exact errors are computed too (discrete Lyapunov
+(:func:`~sgmcmc_verify.audit.common.exact_recursion`) the exact errors are computed too (discrete Lyapunov
 equation), the order is fitted on them, and the Monte Carlo estimate is checked against the exact law.
 
 A consistent sampler has errors that go to 0 as h → 0; a planted bug (a missing √2 in the noise: the
@@ -29,7 +29,7 @@ from functools import partial
 
 import numpy as np
 
-from analytic.linear_samplers import stationary_moments
+from sgmcmc_verify.analytic.linear_samplers import stationary_moments
 
 from ..runner import run_chains, run_realizations
 from ..targets.gaussian import anisotropic_gaussian_means_target, gaussian_means_target
@@ -231,7 +231,7 @@ def consistency_check(factory, params, settings, *, name, anisotropic=False, exp
     ----------
     factory : callable ``(target, step_size, **params)``
     params : dict
-    settings : :class:`~verify.audit.AuditSettings`
+    settings : :class:`~sgmcmc_verify.audit.AuditSettings`
     name : str
         The row label.
     anisotropic : bool

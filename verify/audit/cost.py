@@ -1,7 +1,7 @@
 """Check 6, cost: per-datum gradient evaluations per step and wall time per step vs n.
 
 On the EWSG §5.1 Gaussian with n data (``h = 0.01/n``, so that ``h·L`` is fixed), ``cost_chains``
-chains run ``cost_steps`` steps through :func:`verify.runner.run_chains`; the best of ``cost_repeats``
+chains run ``cost_steps`` steps through :func:`sgmcmc_verify.runner.run_chains`; the best of ``cost_repeats``
 wall times is kept. A stochastic-gradient method's evaluations per step do not depend on n (and its
 time per step grows only through cache effects of the random gather); a full-gradient method's grow
 like n. Timings depend on the machine and its load: they are reported, not judged.

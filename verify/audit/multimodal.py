@@ -3,9 +3,9 @@ floor, mode occupancy, and mode switches per 1,000 steps.
 
 The mixture ``exp(−f_i) ∝ 2e^{−‖x−a_i‖²/2} + e^{−‖x+a_i‖²/2}`` has modes near ``±ā`` with weights
 2 : 1. Chains start from exact draws (midpoint quadrature of the density,
-:func:`verify.targets.grid_density` / :func:`verify.targets.sample_from_grid`) and run
+:func:`sgmcmc_verify.targets.grid_density` / :func:`sgmcmc_verify.targets.sample_from_grid`) and run
 ``mixture_steps`` steps; their final positions (R points) are compared with R fresh exact draws by exact
-W2 (:func:`verify.measure.transport.w2_exact`), and the same distance between two independent exact
+W2 (:func:`sgmcmc_verify.measure.transport.w2_exact`), and the same distance between two independent exact
 samples of size R, repeated, is the floor: what a perfect sampler would show at this sample size.
 The occupancy of the mode at ``+ā`` is the time fraction with ``⟨x, ā⟩/‖ā‖ > 0`` (exact value: the
 quadrature mass of that half-plane); a switch is a passage from beyond ``+‖ā‖/2`` to beyond ``−‖ā‖/2``

@@ -26,7 +26,7 @@ def _geom(lo, hi, k):
 
 @dataclass(frozen=True)
 class AuditSettings(ScaledSettings):
-    """Settings of every check of :func:`verify.audit.audit` (``default`` scale as field defaults).
+    """Settings of every check of :func:`sgmcmc_verify.audit.audit` (``default`` scale as field defaults).
 
     Attributes
     ----------

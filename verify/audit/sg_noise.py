@@ -1,7 +1,7 @@
 """Check 2, stochastic-gradient sensitivity: the stationary covariance error vs the batch size b at fixed h.
 
 On the EWSG §5.1 Gaussian, the minibatch noise of a uniform estimator has covariance ``Q/b``
-(:func:`analytic.linear_samplers.minibatch_noise_covariance`), and for SGLD the stationary covariance
+(:func:`sgmcmc_verify.analytic.linear_samplers.minibatch_noise_covariance`), and for SGLD the stationary covariance
 is ``(2h I + h²Q/b)/(1 − (1 − hn)²)`` per coordinate: the error falls with b towards the full-gradient
 bias. The check reports the error curve (and the exact one where the sampler exposes a linear
 recursion) and says whether the error falls with b beyond the Monte Carlo noise; samplers whose

@@ -3,7 +3,7 @@
 Target: ``Σ_i ½(θ − c_i)ᵀP(θ − c_i)`` with ``P = diag(1, 0.01)`` (condition number 100, ``L = n``).
 For each ``h·L`` of a grid with ratio 2^{1/4}, a few chains start from exact draws and run a fixed
 number of steps; a run diverges when a chain leaves the floating-point range
-(:class:`~verify.errors.DivergenceError`) or the whitened mean square ``‖Σ^{-1/2}(θ − μ)‖²/d`` exceeds
+(:class:`~sgmcmc_verify.errors.DivergenceError`) or the whitened mean square ``‖Σ^{-1/2}(θ − μ)‖²/d`` exceeds
 ``divergence_ratio``. Where the sampler exposes a linear recursion the exact threshold (spectral
 radius of ``A`` = 1, by bisection) is the expected value; for overdamped EM it is ``h·L = 2``.
 """

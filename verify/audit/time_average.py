@@ -4,7 +4,7 @@
 Test function ``φ(θ) = ‖Σ^{-1/2}(θ − μ)‖²`` on the EWSG §5.1 Gaussian (``E_π φ = d``; its time average
 has an O(h) bias for first-order schemes, while the mean ``θ`` itself has none on a Gaussian). Chains
 start from exact draws; each runs to the largest T and records its running average at every T of the
-grid. :func:`verify.measure.rates.fit_bound` fits the three-term bound of EWSG Theorem 4.3 (eq. (5))
+grid. :func:`sgmcmc_verify.measure.rates.fit_bound` fits the three-term bound of EWSG Theorem 4.3 (eq. (5))
 with bootstrap intervals; the third term is the squared bias, ``h^{2p}`` with ``p = 1``.
 
 References

@@ -14,7 +14,7 @@ __all__ = ["TOOLKIT_AUDIT"]
 
 _G = 15.0
 
-#: sampler name (``verify.samplers.SAMPLERS``) → (factory parameters, expected weak order or None)
+#: sampler name (``sgmcmc_verify.samplers.SAMPLERS``) → (factory parameters, expected weak order or None)
 TOOLKIT_AUDIT: dict[str, tuple[dict, float | None]] = {
     "SGLD": ({}, 1.0),
     "pSGLD": ({}, 1.0),

@@ -1,7 +1,7 @@
 """What every gradient estimator returns and receives, and the one minibatch-gradient formula.
 
 An estimator is the half of a sampler that decides *which* data enter a step (the other half is
-the integrator, :mod:`verify.integrators`). Every estimator follows one shape::
+the integrator, :mod:`sgmcmc_verify.integrators`). Every estimator follows one shape::
 
     est_state = estimator.init(target, position, rng)
     estimate  = estimator(est_state, rng, target, position, context)

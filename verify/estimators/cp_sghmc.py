@@ -157,7 +157,7 @@ class ClusteredMinibatch:
     each cluster are stored once (``O(n)`` memory), a draw is an integer per index. The weighted sum is
     computed in one call of the target's weighted minibatch sum where it offers one (a target with
     ``weighted_data_gradient_sum = True``, e.g. the MLP), else cluster by cluster with
-    :func:`~verify.estimators.base.sum_data_gradients`, ``K`` calls of ``b_k`` indices each.
+    :func:`~sgmcmc_verify.estimators.base.sum_data_gradients`, ``K`` calls of ``b_k`` indices each.
 
     References
     ----------
@@ -166,7 +166,7 @@ class ClusteredMinibatch:
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> t = gaussian_means_target()
     >>> est = ClusteredMinibatch(np.arange(t.n) % 2, batch_size=4)
     >>> e = est(None, np.random.default_rng(0), t, np.zeros((3, t.dim)))

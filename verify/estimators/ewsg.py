@@ -5,7 +5,7 @@ eq. (3)) it is Algorithm 1; composed with the identity-preconditioned overdamped
 the overdamped EWSG of Appendix E. In both the weights are ``p_i ∝ exp(½‖x + n a_i‖²)`` with
 ``n a_i = (√h/σ) n∇V_i(θ)`` and ``σ`` the amplitude of the noise per ``√h`` (``√(2γ/β)`` in (3),
 ``√(2/β)`` in Appendix E's ``θ' = θ − h∇V + √(2h)ξ``, whose ``a_i = √h∇V_i/√2``); only the
-hyperparameter x differs. :mod:`verify.estimators.ewsg_vr` wraps this chain for EWSG-VR.
+hyperparameter x differs. :mod:`sgmcmc_verify.estimators.ewsg_vr` wraps this chain for EWSG-VR.
 
 References
 ----------
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analytic.ewsg_weights import ewsg_log_weights, metropolis_index_law, normalized_weights
+from sgmcmc_verify.analytic.ewsg_weights import ewsg_log_weights, metropolis_index_law, normalized_weights
 
 from ..errors import check_nonnegative_int, check_positive_int
 from .base import GradientEstimate, StepContext, check_batch, minibatch_gradient, uniform_indices
@@ -86,12 +86,12 @@ class EWSGIndexChain:
 
     Notes
     -----
-    Overdamped Langevin (Appendix E): with :class:`~verify.integrators.OverdampedEM` (identity
+    Overdamped Langevin (Appendix E): with :class:`~sgmcmc_verify.integrators.OverdampedEM` (identity
     preconditioner) the integrator passes ``h`` and ``σ = √(2/β)``, and ``n a_i = √(hβ/2) n∇V_i``,
     Appendix E's ``a_i = √h∇V_i/√2`` at β = 1. Appendix E defines ``x = (θ_{k+1} − θ_k)/√(2h)`` but
     recommends no value; ``x_choice="zero"`` is the analogue of §4.4's recommendation (its rationale,
     "the density of the increment is maximized at 0", gives ``θ_{k+1} = θ_k``, i.e. x = 0) and is what
-    :func:`verify.samplers.ewsg_ld` uses. The momentum-based choices are refused there.
+    :func:`sgmcmc_verify.samplers.ewsg_ld` uses. The momentum-based choices are refused there.
 
     Cost: ``(M + 1) b`` evaluations per chain per step (EWSG §5.1 footnote 5), independent of n.
     The index chain restarts from a fresh uniform draw at every outer step, as Algorithm 1 is
@@ -170,7 +170,7 @@ class EWSGIndexChain:
         idx : (chains, b) ndarray of int
             The minibatch the chain ends on.
         gradient : (chains, d) ndarray
-            ``ĝ_I`` of that minibatch (:func:`~verify.estimators.base.minibatch_gradient`).
+            ``ĝ_I`` of that minibatch (:func:`~sgmcmc_verify.estimators.base.minibatch_gradient`).
         accepted : int
             Accepted proposals, summed over chains and the ``M`` steps.
         """
@@ -212,7 +212,7 @@ class EWSGIndexChain:
         """The exponential weights (4) for b = 1: ``p_i ∝ exp(½‖x + n a_i‖²)``, shape ``(chains, n)``.
 
         Costs a full data pass; for diagnostics only. Computed with a max-shift in log space
-        (:func:`analytic.ewsg_weights.ewsg_log_weights`, :func:`analytic.ewsg_weights.normalized_weights`).
+        (:func:`sgmcmc_verify.analytic.ewsg_weights.ewsg_log_weights`, :func:`sgmcmc_verify.analytic.ewsg_weights.normalized_weights`).
         """
         if self.batch_size != 1:
             raise ValueError(f"index_weights enumerates single indices: batch_size must be 1, got {self.batch_size}")
@@ -229,7 +229,7 @@ class EWSGIndexChain:
         """Exact law of the index after ``M`` Metropolis steps from a uniform start, shape ``(chains, n)``.
 
         Enumerates the ``n × n`` Metropolis transition matrix per chain
-        (:func:`analytic.ewsg_weights.metropolis_index_law`, O(M n²) per chain): for
+        (:func:`sgmcmc_verify.analytic.ewsg_weights.metropolis_index_law`, O(M n²) per chain): for
         diagnostics (the conditional covariance in Theorem 4.3) and tests, b = 1 only.
         """
         if self.batch_size != 1:

@@ -8,7 +8,7 @@ selects (Algorithm 2, lines 16–19).
 
 Because the friction enters EWSG eq. (3) as ``r' = r − h(ĝ + Γ_k r) + σ√h ξ``, the estimator returns
 the effective force ``ĝ + (Γ_k − γI) r_k``: composed with the unchanged
-:class:`~verify.integrators.UnderdampedEM` at friction γ, one step is exactly eq. (3) with
+:class:`~sgmcmc_verify.integrators.UnderdampedEM` at friction γ, one step is exactly eq. (3) with
 ``ĝ = n∇V_I`` as gradient and ``Γ_k`` as friction, as Algorithm 2 line 15 states.
 
 References
@@ -145,14 +145,14 @@ class EWSGVarianceReduced:
     ``x = √h γ r_k/σ`` shift the selected gradient by ``(√h/σ) cov[n∇V_I] x = (h/2T) cov[n∇V_I] r_k``, which is
     exactly the correction ``(Γ_k − γI) r_k`` added here; one Metropolis step from a uniform start
     (M = 1) already realizes this first-order term. EWSG-VR with M >= 1 therefore applies the correction
-    about twice at small h (``paper_repro.ewsg.appendix.ewsg_selection_friction`` measures the share
+    about twice at small h (``sgmcmc_verify.paper_repro.ewsg.appendix.ewsg_selection_friction`` measures the share
     EWSG's chain applies; 0.45 at h = 0.005 on §5.1's target, → 1 as h → 0); with M = 0 the correction
     is applied once.
 
     Stability: EM's momentum update is stable only if ``h λ_max(Γ_k)`` is below about 2. On EWSG
     §5.1's target (n = 50, tr cov ≈ 5000) at the paper's h = 0.05, ``Γ ≈ 10 + 0.025·3000``, so
     ``hΓ ≈ 4.3``: the linear recursion has spectral radius 3.27 and every chain diverges (reported
-    by :class:`~verify.errors.DivergenceError`).
+    by :class:`~sgmcmc_verify.errors.DivergenceError`).
 
     References
     ----------
@@ -160,8 +160,8 @@ class EWSGVarianceReduced:
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
-    >>> from verify.integrators import UnderdampedEM
+    >>> from sgmcmc_verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.integrators import UnderdampedEM
     >>> s = UnderdampedEM(gaussian_means_target(), 5e-3, 10.0, EWSGVarianceReduced(), name="EWSG-VR")
     >>> state, info = s.step(s.init(np.zeros((3, 2)), np.zeros((3, 2))), np.random.default_rng(0))
     >>> info.evaluations          # a calibration pass (n = 50) and the index chain (M + 1 = 2)

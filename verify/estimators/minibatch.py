@@ -28,7 +28,7 @@ class UniformMinibatch:
         ``True``: ``I_j`` i.i.d. uniform on ``[n]`` (the i.i.d. estimator of the SG-MCMC analyses
         of EWSG, HSG-HMC and LS-SGLD, and of the printed vrSG-MCMC Algorithm 1, "sample with
         replacement"); ``False``: ``I`` a uniform random ``b``-subset
-        (:func:`~verify.estimators.base.subset_indices`), the inclusion-indicator scheme of the
+        (:func:`~sgmcmc_verify.estimators.base.subset_indices`), the inclusion-indicator scheme of the
         vrSG-MCMC proofs (seed ``002_245183f35db8d795.txt``, Theorem 3). Both are unbiased; for
         ``b = 1`` they coincide (and consume the random stream identically), for ``b > 1`` the
         variance of the data term is ``(n−b)/(n−1)`` times smaller without replacement.
@@ -41,13 +41,13 @@ class UniformMinibatch:
     Notes
     -----
     Unbiased, cost ``b`` evaluations per chain per step, independent of ``n``. The variance-reduced
-    estimators of :mod:`verify.estimators.variance_reduced` wrap one of these for their fresh
+    estimators of :mod:`sgmcmc_verify.estimators.variance_reduced` wrap one of these for their fresh
     minibatches (:meth:`draw`, :meth:`gradient_at`).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> est = UniformMinibatch(5)
     >>> e = est(None, np.random.default_rng(0), gaussian_means_target(), np.zeros((3, 2)))
     >>> e.gradient.shape, e.evaluations
@@ -73,7 +73,7 @@ class UniformMinibatch:
         return subset_indices(rng, target.n, chains, self.batch_size)
 
     def gradient_at(self, target, position, idx):
-        """:func:`~verify.estimators.base.minibatch_gradient` at ``position`` with the indices ``idx``."""
+        """:func:`~sgmcmc_verify.estimators.base.minibatch_gradient` at ``position`` with the indices ``idx``."""
         return minibatch_gradient(target, position, idx)
 
     def __call__(self, state, rng, target, position, context=StepContext()):

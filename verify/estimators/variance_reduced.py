@@ -3,7 +3,7 @@
 Each keeps an anchor (a snapshot, or the previous iterate and estimate) and corrects a fresh
 minibatch by the difference of per-datum gradients at the current point and at the anchor, with
 the *same* indices in both terms. SVRG and the hybrid estimator wrap a
-:class:`~verify.estimators.minibatch.UniformMinibatch` for their fresh samples; SRVR's reset batch
+:class:`~sgmcmc_verify.estimators.minibatch.UniformMinibatch` for their fresh samples; SRVR's reset batch
 ``B_0`` and inner batch ``B`` are its own hyperparameters. The correction terms keep the
 arithmetic of each method's reference implementation: SVRG sums the per-datum differences, SRVR
 differences the sums.
@@ -62,7 +62,7 @@ class SVRGControlVariate:
 
     Notes
     -----
-    On :class:`~verify.targets.GaussianMeansTarget` every ``V_i`` has the same Hessian, so the
+    On :class:`~sgmcmc_verify.targets.GaussianMeansTarget` every ``V_i`` has the same Hessian, so the
     control variate is *exact* (``ĝ = ∇V(θ)``): SVRG-LD is full-gradient Langevin there, paying
     ``n + 2b·epoch_length`` evaluations per epoch.
     """
@@ -129,7 +129,7 @@ class TwoMinibatchControlVariate:
 
     the same indices entering both terms of the correction. It is unbiased given ``θ_l`` and ``θ̃``
     for either sampling scheme (eq. (10): ``E z_i = n2/N``, ``E b_i = n1/N``). It wraps any
-    integrator: :func:`~verify.samplers.vrsg_ld` (SGLD) and :func:`~verify.samplers.vrsg_hmc` (SGHMC).
+    integrator: :func:`~sgmcmc_verify.samplers.vrsg_ld` (SGLD) and :func:`~sgmcmc_verify.samplers.vrsg_hmc` (SGHMC).
 
     Parameters
     ----------
@@ -164,7 +164,7 @@ class TwoMinibatchControlVariate:
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> t = gaussian_means_target()
     >>> est = TwoMinibatchControlVariate(UniformMinibatch(2, replace=False), UniformMinibatch(10, replace=False), 5)
     >>> x = np.zeros((3, 2))
@@ -302,7 +302,7 @@ class HybridGradient:
     schedule : {"harmonic", "periodic", "constant"}, default "periodic"
         See :func:`rho_value`. The paper's experiments use ``"periodic"``.
     step_size : float or None
-        ``η``; required for ``"periodic"`` (the period is ``⌈1/η⌉``); :func:`~verify.samplers.hsg_hmc`
+        ``η``; required for ``"periodic"`` (the period is ``⌈1/η⌉``); :func:`~sgmcmc_verify.samplers.hsg_hmc`
         fills it in.
     rho : float or None
         The constant weight in [0, 1] for ``"constant"``.
@@ -319,7 +319,7 @@ class HybridGradient:
     The initial estimate ``g^(0)`` is an unbiased ``batch_size``-sample estimate (Algorithm 1,
     "Require"). Cost per chain: ``b`` at ``k = 0`` and whenever ``ρ_k = 1`` (the biased part has
     weight 0 and is not computed), ``2b`` otherwise. With ``ρ ≡ 1`` the random draws are exactly
-    those of :class:`~verify.estimators.UniformMinibatch`, so HSG-HMC with ``ρ ≡ 1`` is SG-UL-MCMC
+    those of :class:`~sgmcmc_verify.estimators.UniformMinibatch`, so HSG-HMC with ``ρ ≡ 1`` is SG-UL-MCMC
     step for step. ``info["rho"]`` reports the weight used.
 
     References

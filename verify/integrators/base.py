@@ -1,7 +1,7 @@
 """One integrator base: validated ``init``, ``step`` = errstate + update + divergence check, ``settings()``.
 
 Every sampler of the toolkit is an integrator composed with a gradient estimator
-(:mod:`verify.estimators`), vectorized over chains (arrays ``(chains, d)`` float64), taking its
+(:mod:`sgmcmc_verify.estimators`), vectorized over chains (arrays ``(chains, d)`` float64), taking its
 randomness only from the ``rng`` argument::
 
     state = sampler.init(position, momentum=None)
@@ -14,7 +14,7 @@ A subclass is a frozen dataclass whose fields are its hyperparameters (``target`
   are checked here for every subclass that has them);
 * ``_init_state(position, momentum)`` — the initial state from a validated position;
 * ``_update(state, rng) -> (state, StepInfo, arrays)`` — one step; the base raises
-  :class:`~verify.errors.DivergenceError` (naming the sampler, the step and :meth:`settings`) if
+  :class:`~sgmcmc_verify.errors.DivergenceError` (naming the sampler, the step and :meth:`settings`) if
   some chain of ``arrays`` is non-finite.
 
 ``settings()`` is built from the fields: numbers as they are, objects with their own
@@ -147,7 +147,7 @@ class Integrator(abc.ABC):
 
         Raises
         ------
-        verify.errors.DivergenceError
+        sgmcmc_verify.errors.DivergenceError
             If some chain is non-finite after the step (naming the sampler, the step and the settings).
         """
         with np.errstate(over="ignore", invalid="ignore"):  # overflow on the way out ends in DivergenceError
@@ -159,7 +159,7 @@ class Integrator(abc.ABC):
 
     def advance(self, state, rng: np.random.Generator, steps: int):
         """``steps`` steps in one compiled call, bit-identical to ``steps`` calls of :meth:`step`:
-        :func:`verify.integrators.compiled.advance` (numba; SGLD / SGHMC on the unit-quadratic targets).
+        :func:`sgmcmc_verify.integrators.compiled.advance` (numba; SGLD / SGHMC on the unit-quadratic targets).
 
         Returns ``(state, evaluations per chain)``; raises ``ValueError`` for a sampler without a kernel.
         """

@@ -11,20 +11,20 @@ and the ledger use it; this path is for long single chains, where the per-step P
 
 Supported (:func:`unsupported_reason` says why not otherwise):
 
-* :class:`~verify.integrators.OverdampedEM` with the identity preconditioner and a finite
-  inverse temperature (SGLD: ``θ' = θ − hĝ + √(2h/β)ξ``), and :class:`~verify.integrators.UnderdampedEM`
+* :class:`~sgmcmc_verify.integrators.OverdampedEM` with the identity preconditioner and a finite
+  inverse temperature (SGLD: ``θ' = θ − hĝ + √(2h/β)ξ``), and :class:`~sgmcmc_verify.integrators.UnderdampedEM`
   (SGHMC, EWSG eq. (3): ``θ' = θ + hr``, ``r' = r − h(ĝ + γr) + σ√h ξ``);
-* the estimator exactly :class:`~verify.estimators.UniformMinibatch` with replacement;
+* the estimator exactly :class:`~sgmcmc_verify.estimators.UniformMinibatch` with replacement;
 * a target offering ``compiled_form()`` of a kind the kernels repeat, in dimension ``d ≥ 2`` (for
   ``d = 1`` NumPy's minibatch sum is pairwise, not sequential): ``"unit_quadratic"``
   (``V = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``: the EWSG §5.1 Gaussian and the vrSG-MCMC Gaussian-mean model),
-  ``"hsg_mixture"`` (HSG-HMC's mixture, :class:`~verify.targets.HSGMixtureTarget`) and ``"ls_mixture"``
-  (LS-SGLD §4.1.2, :class:`~verify.targets.LSMixtureTarget`). The mixtures' logistic function is
+  ``"hsg_mixture"`` (HSG-HMC's mixture, :class:`~sgmcmc_verify.targets.HSGMixtureTarget`) and ``"ls_mixture"``
+  (LS-SGLD §4.1.2, :class:`~sgmcmc_verify.targets.LSMixtureTarget`). The mixtures' logistic function is
   written ``1/(1 + exp(−t))`` as SciPy's ``expit`` computes it; bit identity is tested for them as well
   (libm's ``exp`` in both; a build where they differ would differ by round-off, not in law).
 
 numba is an optional dependency (extra ``compiled``); without it :func:`advance` raises ``ImportError``.
-:func:`verify.runner.run_chains` uses it when asked (``engine="compiled"``); its default is the NumPy step.
+:func:`sgmcmc_verify.runner.run_chains` uses it when asked (``engine="compiled"``); its default is the NumPy step.
 
 References
 ----------
@@ -197,17 +197,17 @@ def advance(sampler, state, rng: np.random.Generator, steps: int):
     ------
     ValueError
         ``steps`` negative (named ``steps``); an unsupported sampler (names ``sampler`` and the
-        reason; :func:`verify.runner.run_chains` with the default ``engine="numpy"`` runs every sampler).
+        reason; :func:`sgmcmc_verify.runner.run_chains` with the default ``engine="numpy"`` runs every sampler).
     ImportError
         numba absent (the ``compiled`` extra).
-    verify.errors.DivergenceError
+    sgmcmc_verify.errors.DivergenceError
         As :meth:`Integrator.step`: at the first step after which some chain is non-finite (with
         that step's number and the number of such chains).
 
     Examples
     --------
-    >>> from verify.samplers import sgld
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.samplers import sgld
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> s = sgld(gaussian_means_target(), 1e-3)
     >>> st, ev = advance(s, s.init(np.zeros((1, 2))), np.random.default_rng(0), 1000)  # doctest: +SKIP
     >>> st.step, ev  # doctest: +SKIP

@@ -8,12 +8,12 @@ the linear SDE (8) over time η (Lemma 1)::
 
 with ``(ε_x, ε_v)`` drawn *jointly* per coordinate from the 2×2 covariance (6), scaled by ``1/β``
 (``β = 1`` in the paper). As every sampler of the toolkit, it is the composition of this
-integrator with a gradient estimator from :mod:`verify.estimators`: with
-:class:`~verify.estimators.UniformMinibatch` it is SG-UL-MCMC (Cheng et al. 2017), with the full
+integrator with a gradient estimator from :mod:`sgmcmc_verify.estimators`: with
+:class:`~sgmcmc_verify.estimators.UniformMinibatch` it is SG-UL-MCMC (Cheng et al. 2017), with the full
 gradient it is UL-MCMC; HSG-HMC is this integrator with the hybrid estimator (7).
 
 The coefficients are computed once, without cancellation for tiny ``γη``, by
-:mod:`analytic.ou_integrator`.
+:mod:`sgmcmc_verify.analytic.ou_integrator`.
 
 References
 ----------
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from analytic.ou_integrator import OUCoefficients, ou_noise_cholesky, ou_step_coefficients
+from sgmcmc_verify.analytic.ou_integrator import OUCoefficients, ou_noise_cholesky, ou_step_coefficients
 
 from ..errors import check_positive
 from ..estimators.base import StepContext
@@ -112,8 +112,8 @@ class ExponentialIntegrator(UnderdampedIntegrator):
         x' = x + c.x_from_v v + c.x_from_g g + L₁₁ ξ₁
         v' = c.v_decay v + c.v_from_g g + L₂₁ ξ₁ + L₂₂ ξ₂
 
-    with ``c`` = :func:`~analytic.ou_integrator.ou_step_coefficients` and ``L`` the Cholesky
-    factor (:func:`~analytic.ou_integrator.ou_noise_cholesky`) of (6), divided by √β. The estimator
+    with ``c`` = :func:`~sgmcmc_verify.analytic.ou_integrator.ou_step_coefficients` and ``L`` the Cholesky
+    factor (:func:`~sgmcmc_verify.analytic.ou_integrator.ou_noise_cholesky`) of (6), divided by √β. The estimator
     receives ``StepContext(momentum=v_k, step_size=η, friction=γ, noise_scale=√(2γu/β))``, the
     diffusion coefficient of (3). Cost: what the estimator spends; the integrator adds O(chains·d).
 
@@ -123,7 +123,7 @@ class ExponentialIntegrator(UnderdampedIntegrator):
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> s = ExponentialIntegrator(gaussian_means_target(), step_size=0.01)
     >>> bool(np.isclose(np.exp(-s.friction * s.step_size), 0.9))
     True

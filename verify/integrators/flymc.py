@@ -7,7 +7,7 @@ likelihood the joint law
 
 has the posterior ``p(θ) Π_n L_n(θ)`` as its θ-marginal (sum over each ``z_n``: ``B_n + (L_n − B_n) = L_n``).
 The product of all bounds collapses to sufficient statistics (a quadratic ``log B``, see
-:mod:`verify.targets.bounds`), so the θ-density costs the *bright* data only. One step:
+:mod:`sgmcmc_verify.targets.bounds`), so the θ-density costs the *bright* data only. One step:
 
 1. **brightness update** — ``m`` data (``resample_size``) are drawn uniformly with replacement,
    independently of z, and the distinct ones are Gibbs-resampled from ``P(z_n = 1 | θ) = 1 − B_n/L_n``;
@@ -21,7 +21,7 @@ The product of all bounds collapses to sufficient statistics (a quadratic ``log 
 
 Evaluations (per-datum likelihood-or-gradient evaluations, the papers' unit of a data pass) per chain
 and step are ``m + K``, and so is the work: the bright pairs are kept as a flat key list next to the dense
-``(chains, n)`` brightness array, which is updated in place, so a step costs O(m log m + K d), not O(n); :class:`~verify.integrators.base.StepInfo` carries their mean over chains,
+``(chains, n)`` brightness array, which is updated in place, so a step costs O(m log m + K d), not O(n); :class:`~sgmcmc_verify.integrators.base.StepInfo` carries their mean over chains,
 ``info`` the bright fraction, the data used, the acceptance rate and the count of bound violations
 (a datum with ``L_n < B_n`` at a θ of positive prior: the bound is not a lower bound there, and the
 chain is no longer exact — an experiment must report it).
@@ -82,7 +82,7 @@ class FireflyMC(Integrator):
     Parameters
     ----------
     target : bound object
-        The bound interface of :mod:`verify.targets.bounds` (``n``, ``dim``, per-pair log-likelihood,
+        The bound interface of :mod:`sgmcmc_verify.targets.bounds` (``n``, ``dim``, per-pair log-likelihood,
         log-bound and their gradients, the collapsed ``log_bound_total``, ``log_prior``).
     step_size : float
         ε > 0: the random-walk s.d., or the MALA step (drift ``ε∇``, noise ``√(2ε)``).
@@ -99,7 +99,7 @@ class FireflyMC(Integrator):
 
     Examples
     --------
-    >>> from verify.targets.bounds import LogisticJJBound
+    >>> from sgmcmc_verify.targets.bounds import LogisticJJBound
     >>> X = np.column_stack([np.ones(6), np.linspace(-1, 1, 6)]); y = np.array([0., 0, 1, 0, 1, 1])
     >>> f = FireflyMC(LogisticJJBound.at(X, y, np.zeros(2)), 0.1, resample_size=3)
     >>> st, info = f.step(f.init(np.zeros((2, 2))), np.random.default_rng(0))

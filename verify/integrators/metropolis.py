@@ -7,8 +7,8 @@ stochastic-gradient samplers are checked against them (and against closed forms 
     state, info = sampler.step(state, rng)
 
 and need only ``target.potential(θ)`` ``(chains, d) → (chains,)`` and ``target.full_gradient(θ)``
-``(chains, d) → (chains, d)`` (see :mod:`verify.targets`). Both are subclasses of the integrator
-base (:mod:`verify.integrators.base`): validated ``init``, ``step`` under ``np.errstate`` with a
+``(chains, d) → (chains, d)`` (see :mod:`sgmcmc_verify.targets`). Both are subclasses of the integrator
+base (:mod:`sgmcmc_verify.integrators.base`): validated ``init``, ``step`` under ``np.errstate`` with a
 divergence check of the accepted positions. Costs are counted as the papers count
 them: one full gradient is ``n`` per-datum gradient evaluations per chain (``StepInfo.evaluations``);
 the potential evaluations, another ``n`` each, are reported in ``info["potential_evaluations"]``.
@@ -116,7 +116,7 @@ class HMC(_Metropolis):
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> hmc = HMC(gaussian_means_target(), step_size=0.1, num_steps=5)
     >>> state, info = hmc.step(hmc.init(np.zeros((4, 2))), np.random.default_rng(0))
     >>> info.evaluations, 0.0 <= info.info["acceptance_rate"] <= 1.0
@@ -163,7 +163,7 @@ class MALA(_Metropolis):
     target : object with ``n``, ``dim``, ``potential`` and ``full_gradient``
     step_size : float
         ``h`` > 0 (the Euler–Maruyama step of the overdamped Langevin diffusion, as in
-        :class:`~verify.samplers.OverdampedEM`).
+        :class:`~sgmcmc_verify.samplers.OverdampedEM`).
     name : str, default "MALA"
 
     Raises
@@ -185,7 +185,7 @@ class MALA(_Metropolis):
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> mala = MALA(gaussian_means_target(), step_size=0.01)
     >>> state, info = mala.step(mala.init(np.zeros((4, 2))), np.random.default_rng(0))
     >>> info.evaluations

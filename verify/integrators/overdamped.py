@@ -2,8 +2,8 @@
 
 ``x' = x − h D ĝ(x) + √(2h/β) R ξ``,  ``ξ ~ N(0, I_d)``,  ``R Rᵀ = D``,
 
-with ``ĝ`` from any estimator of :mod:`verify.estimators` and ``(D, R)`` from a preconditioner of
-:mod:`verify.integrators.preconditioners` (identity: SGLD; Laplacian ``A_σ⁻¹``: LS-SGLD (2.5);
+with ``ĝ`` from any estimator of :mod:`sgmcmc_verify.estimators` and ``(D, R)`` from a preconditioner of
+:mod:`sgmcmc_verify.integrators.preconditioners` (identity: SGLD; Laplacian ``A_σ⁻¹``: LS-SGLD (2.5);
 RMSprop: pSGLD; RMSprop ∘ Laplacian: LS-pSGLD). The random stream is consumed in one order for all
 of them: the estimator's draws first, then one ``rng.standard_normal((chains, d))``; hence
 LS-SGLD at σ = 0 reproduces SGLD step for step under the same generator (up to FFT round-off).
@@ -38,9 +38,9 @@ class OverdampedEM(Integrator):
     step_size : float
         ``h`` (the LS-SGLD paper's η) > 0.
     estimator : gradient estimator, default ``UniformMinibatch(1)`` (SGLD)
-        :class:`~verify.estimators.EWSGIndexChain` (x = 0) gives the overdamped EWSG of Appendix E;
+        :class:`~sgmcmc_verify.estimators.EWSGIndexChain` (x = 0) gives the overdamped EWSG of Appendix E;
         it receives ``StepContext(step_size=h, noise_scale=√(2/β))`` with the identity preconditioner.
-    preconditioner : default :class:`~verify.integrators.preconditioners.IdentityPreconditioner`
+    preconditioner : default :class:`~sgmcmc_verify.integrators.preconditioners.IdentityPreconditioner`
         ``LaplacianPreconditioner(σ)`` gives LS-SGLD, ``RMSpropPreconditioner(...)`` pSGLD.
     inverse_temperature : float, default 1
         ``β`` > 0; ``np.inf`` gives the zero-temperature (preconditioned gradient-descent) limit.
@@ -52,13 +52,13 @@ class OverdampedEM(Integrator):
     ValueError
         Non-positive ``step_size`` or ``inverse_temperature``; at ``init``, a non-finite or
         mis-shaped position, or ``batch_size > n``.
-    verify.errors.DivergenceError
+    sgmcmc_verify.errors.DivergenceError
         From :meth:`step`, when a chain (or, for the smoothing preconditioners, its gradient) is
         non-finite.
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> s = OverdampedEM(gaussian_means_target(), step_size=1e-3)
     >>> state, info = s.step(s.init(np.zeros((4, 2))), np.random.default_rng(0))
     >>> state.position.shape, info.evaluations

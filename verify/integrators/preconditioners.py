@@ -9,7 +9,7 @@ implementation of each method:
 * ``drift(state, gradient, h)`` — the array ``h D ĝ``;
 * ``noise(state, xi, h, beta)`` — the array ``√(2h/β) R ξ``;
 * ``requires_finite_gradient`` — whether ``ĝ`` must be checked before ``drift`` (the FFT operators
-  of :mod:`analytic.laplacian` reject non-finite input; the check turns that into a divergence);
+  of :mod:`sgmcmc_verify.analytic.laplacian` reject non-finite input; the check turns that into a divergence);
 * ``settings()``.
 
 ==================================  =====================================  ==================================
@@ -75,8 +75,8 @@ class LaplacianPreconditioner:
     Parameters
     ----------
     smoothing : float or smoothing operator
-        A number σ ``≥ 0`` means :class:`~verify.integrators.smoothing.PeriodicSmoothing` (σ); or pass
-        an operator (:func:`~verify.integrators.smoothing.paper_2d_smoothing` for eq. (4.1)).
+        A number σ ``≥ 0`` means :class:`~sgmcmc_verify.integrators.smoothing.PeriodicSmoothing` (σ); or pass
+        an operator (:func:`~sgmcmc_verify.integrators.smoothing.paper_2d_smoothing` for eq. (4.1)).
 
     Raises
     ------

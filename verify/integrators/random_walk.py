@@ -50,7 +50,7 @@ class RandomWalkMetropolis(Integrator):
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> s = RandomWalkMetropolis(gaussian_means_target(), 0.05)
     >>> st, info = s.step(s.init(np.zeros((3, 2))), np.random.default_rng(0))
     >>> info.evaluations

@@ -2,7 +2,7 @@
 
 An operator offers ``apply_inverse(v)`` and ``apply_inverse_sqrt(v)`` for ``v`` of shape
 ``(chains, d)``, the dense ``matrix(d)``, ``inverse_matrix(d)`` and ``inverse_sqrt_matrix(d)`` (for
-exact laws), and ``settings()``. The formulas are in :mod:`analytic.laplacian`.
+exact laws), and ``settings()``. The formulas are in :mod:`sgmcmc_verify.analytic.laplacian`.
 
 References
 ----------
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
-from analytic.laplacian import apply_inverse, apply_inverse_sqrt, check_smoothing, paper_matrix_2d, smoothing_matrix
+from sgmcmc_verify.analytic.laplacian import apply_inverse, apply_inverse_sqrt, check_smoothing, paper_matrix_2d, smoothing_matrix
 
 from ..errors import check_finite_array, check_positive_int
 
@@ -39,7 +39,7 @@ class PeriodicSmoothing:
     Notes
     -----
     The small-``d`` convention (``d = 1``: ``A = I``; ``d = 2``: ``[[1+2σ, −2σ], [−2σ, 1+2σ]]``) is
-    that of :mod:`analytic.laplacian`. For the paper's 2-D experiments use
+    that of :mod:`sgmcmc_verify.analytic.laplacian`. For the paper's 2-D experiments use
     :func:`paper_2d_smoothing` (eq. (4.1)) instead.
 
     References

@@ -39,8 +39,8 @@ class UnderdampedEM(UnderdampedIntegrator):
     friction : float
         ``γ`` > 0.
     estimator : default ``UniformMinibatch(1)`` (SGHMC)
-        :class:`~verify.estimators.EWSGIndexChain` gives EWSG (Algorithm 1),
-        :class:`~verify.estimators.FullGradient` gives FG.
+        :class:`~sgmcmc_verify.estimators.EWSGIndexChain` gives EWSG (Algorithm 1),
+        :class:`~sgmcmc_verify.estimators.FullGradient` gives FG.
     noise_scale : float or None
         ``σ`` >= 0; ``None`` means the fluctuation–dissipation value ``√(2γ/β)`` (the papers' σ = √(2γ)
         at β = 1). ``0`` is zero temperature.
@@ -55,7 +55,7 @@ class UnderdampedEM(UnderdampedIntegrator):
 
     Examples
     --------
-    >>> from verify.targets import gaussian_means_target
+    >>> from sgmcmc_verify.targets import gaussian_means_target
     >>> s = UnderdampedEM(gaussian_means_target(), step_size=0.05, friction=10.0)
     >>> state, info = s.step(s.init(np.zeros((4, 2))), np.random.default_rng(0))
     >>> state.momentum.shape, bool(s.noise_scale == np.sqrt(20.0))

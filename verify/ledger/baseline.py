@@ -21,6 +21,7 @@ reproduced exactly.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import math
 import tempfile
 from pathlib import Path
@@ -34,7 +35,8 @@ from .claims import load_all
 __all__ = ["BASELINE_DIR", "collect", "refresh", "check", "compare", "Z", "ROUNDOFF", "registered_metrics",
            "load_baselines", "missing_baselines"]
 
-BASELINE_DIR = Path(__file__).resolve().parents[2] / "paper_repro" / "baselines"
+#: ``paper_repro/baselines/`` (package data of :mod:`sgmcmc_verify.paper_repro`, found without importing it)
+BASELINE_DIR = Path(importlib.util.find_spec("sgmcmc_verify.paper_repro").submodule_search_locations[0]) / "baselines"
 Z = 4.0
 #: Relative round-off allowance for exact numbers (see the module docstring for the measurement).
 ROUNDOFF = 1e-6
@@ -45,7 +47,7 @@ def collect(results_root) -> dict:
     papers = sorted({c.paper for c in load_all().values()})
     out = {}
     for paper in papers:
-        mod = importlib.import_module(f"paper_repro.{paper}.claims")
+        mod = importlib.import_module(f"sgmcmc_verify.paper_repro.{paper}.claims")
         metrics = getattr(mod, "BASELINE_METRICS", {})
         out[paper] = {cid: {k: [float(v), float(se)] for k, (v, se) in fn(Path(results_root)).items()}
                       for cid, fn in sorted(metrics.items())}
@@ -95,7 +97,7 @@ def registered_metrics() -> dict:
     papers = sorted({c.paper for c in load_all().values()})
     out = {}
     for paper in papers:
-        metrics = getattr(importlib.import_module(f"paper_repro.{paper}.claims"), "BASELINE_METRICS", {})
+        metrics = getattr(importlib.import_module(f"sgmcmc_verify.paper_repro.{paper}.claims"), "BASELINE_METRICS", {})
         if metrics:
             out[paper] = sorted(metrics)
     return out

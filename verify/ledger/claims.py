@@ -229,7 +229,7 @@ def masked_slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: flo
 
 def format_ci(fit: Mapping[str, Any]) -> str:
     """``[low, high]``, with an end shown as unbounded when the bootstrap could not bound it
-    (``ci_unbounded``: too many replicates with a non-positive mean; see :class:`verify.measure.rates.SlopeFit`)."""
+    (``ci_unbounded``: too many replicates with a non-positive mean; see :class:`sgmcmc_verify.measure.rates.SlopeFit`)."""
     lo, hi = f"{fit['ci_low']:.3f}", f"{fit['ci_high']:.3f}"
     if fit.get("ci_unbounded"):
         if fit["ci_high"] - fit["slope"] > fit["slope"] - fit["ci_low"]:

@@ -3,7 +3,7 @@
 ``sgmcmc-verify compare`` writes ``docs/paper_scale_report.md`` from the ``claims.json`` of a default-scale
 run (``make verify``) and of a paper-scale run (``sgmcmc-verify verify --scale paper --results results/paper``),
 reading each experiment's wall time from its manifest (``<results>/<paper>/<experiment>.manifest.json``,
-written by :mod:`verify.store.cache`). Nothing is run; a claim or manifest missing from one run is shown as
+written by :mod:`sgmcmc_verify.store.cache`). Nothing is run; a claim or manifest missing from one run is shown as
 "—" and counted, never filled in.
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from verify.ledger.claims import STATUSES
-from verify.store.cache import check_manifest
+from sgmcmc_verify.ledger.claims import STATUSES
+from sgmcmc_verify.store.cache import check_manifest
 
 #: Longest measured-detail text kept in the side-by-side table (the full text is in each run's REPORT.md).
 DETAIL_CHARS = 260
@@ -45,8 +45,8 @@ def manifests(results_root) -> dict[str, dict]:
 
     Raises
     ------
-    verify.errors.ResultFileError
-        A manifest that is not valid (:func:`verify.store.cache.check_manifest` names the file and the repair).
+    sgmcmc_verify.errors.ResultFileError
+        A manifest that is not valid (:func:`sgmcmc_verify.store.cache.check_manifest` names the file and the repair).
     """
     out = {}
     for f in sorted(Path(results_root).glob("*/*.manifest.json")):

@@ -4,7 +4,7 @@
 and seed of the experiments it read, package versions and the git commit.
 ``figures/out/REPORT.md``: a summary table (claim, source, expected, measured, status) with each claim
 linked to the figure that shows it, then the details. ``figures/out/REPORT.html`` and ``figures/out/report/``:
-the same as a small static site (:mod:`verify.ledger.site`): an index card per paper, a page per paper
+the same as a small static site (:mod:`sgmcmc_verify.ledger.site`): an index card per paper, a page per paper
 with each claim beside its figure.
 """
 from __future__ import annotations
@@ -38,13 +38,13 @@ def evaluate(claims: list[Claim], results_root="results", missing="raise", skipp
     raises: only an absent one is skipped.
 
     Before a claim is evaluated, the manifest of every experiment it reads and the SHA-256 of every
-    file that experiment wrote are checked (:func:`verify.store.cache.verify_published`).
+    file that experiment wrote are checked (:func:`sgmcmc_verify.store.cache.verify_published`).
 
     Raises
     ------
     MissingResultsError
         Naming the claim and the experiment(s) to run.
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         A corrupt manifest, or a file that is missing or differs from its manifest (naming the file
         and the command that repairs it); :class:`ClaimEvaluationError` when the evaluator itself
         fails on the files (naming the claim and the files it read).
@@ -92,7 +92,7 @@ def evaluate(claims: list[Claim], results_root="results", missing="raise", skipp
 
 def write_report(records: list[dict], results_root="results", out_dir="figures/out") -> dict:
     """Write ``claims.json`` (under ``results_root``), ``REPORT.md`` and the report site (``REPORT.html`` and
-    ``report/``, :func:`verify.ledger.site.write_site`) under ``out_dir``; return the metadata."""
+    ``report/``, :func:`sgmcmc_verify.ledger.site.write_site`) under ``out_dir``; return the metadata."""
     counts = {s: sum(r["status"] == s for r in records) for s in STATUSES}
     meta = {"generated": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "git": git_commit(), "versions": package_versions(),
             "counts": counts}

@@ -15,10 +15,10 @@ Two checks, each problem printed on one line, exit status 1 if there is any:
 
 Usage::
 
-    python -m verify.ledger.report_check [--out figures/out] [--claims results/claims.json] [--paper ewsg]
+    python -m sgmcmc_verify.ledger.report_check [--out figures/out] [--claims results/claims.json] [--paper ewsg]
 
 With ``--claims`` (the default when the file exists) the site is first re-rendered from that file
-(:func:`verify.ledger.site.render_site_from_json`), so the check sees what the current templates write.
+(:func:`sgmcmc_verify.ledger.site.render_site_from_json`), so the check sees what the current templates write.
 """
 from __future__ import annotations
 
@@ -255,7 +255,7 @@ def render_page(chromium: str, page, screenshot, *, window: tuple[int, int] = WI
 
 def main(argv=None) -> int:
     """Command line of ``make report-check``; returns the exit status (0: no problem; 1: problems; 2: no Chromium)."""
-    ap = argparse.ArgumentParser(prog="python -m verify.ledger.report_check", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m sgmcmc_verify.ledger.report_check", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="figures/out", help="the report directory (default: figures/out)")
     ap.add_argument("--claims", default="results/claims.json",
                     help="re-render the site from this claims.json first, if it exists (default: results/claims.json)")

@@ -13,7 +13,7 @@ Layout under the report directory ``out`` (``figures/out``; the figures are alre
 Plain HTML and CSS from the Jinja2 templates in ``verify/ledger/templates/``; no server, no network.
 Each page carries a few lines of inline JavaScript: the status filter's preset from ``?status=``, and a
 hook that records script errors, ``console.error`` calls and images that did not load in the
-``data-report-errors`` attribute of ``<html>``, which :mod:`verify.ledger.report_check` reads from the
+``data-report-errors`` attribute of ``<html>``, which :mod:`sgmcmc_verify.ledger.report_check` reads from the
 DOM of a headless Chromium.
 
 Audit pages (``out/audit/<name>/index.html``) are written by the audit battery; a ``summary.json``
@@ -186,7 +186,7 @@ def _paper_card(paper: str, recs: Sequence[Mapping], figs: Mapping[str, dict | N
 
 
 def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="figures/out") -> list[Path]:
-    """Render the report site for ``records`` (the dicts of :func:`verify.ledger.report.evaluate`).
+    """Render the report site for ``records`` (the dicts of :func:`sgmcmc_verify.ledger.report.evaluate`).
 
     Parameters
     ----------
@@ -207,7 +207,7 @@ def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="fig
     Raises
     ------
     ValueError
-        A record whose ``status`` is not one of :data:`verify.ledger.claims.STATUSES`.
+        A record whose ``status`` is not one of :data:`sgmcmc_verify.ledger.claims.STATUSES`.
     """
     out = Path(out_dir)
     for r in records:
@@ -259,5 +259,5 @@ def render_site_from_json(claims_json="results/claims.json", out_dir="figures/ou
                                 f"`sgmcmc-verify report --no-run` writes it")
     data = json.loads(path.read_text())
     if not isinstance(data, dict) or "claims" not in data or "meta" not in data:
-        raise ValueError(f"claims_json: {path} has no 'meta' and 'claims' (not written by verify.ledger.report)")
+        raise ValueError(f"claims_json: {path} has no 'meta' and 'claims' (not written by sgmcmc_verify.ledger.report)")
     return write_site(data["claims"], data["meta"], out_dir)

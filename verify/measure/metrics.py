@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analytic.gaussian import kl_gaussian
+from sgmcmc_verify.analytic.gaussian import kl_gaussian
 
 from ..errors import check_finite_array
 

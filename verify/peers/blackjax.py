@@ -29,18 +29,18 @@ blackjax's top-level SGHMC kernel (``blackjax.sghmc``) is *not* the papers' SGHM
 momentum from ``N(0, I)`` at every call and runs ``num_integration_steps`` solver steps on one
 minibatch. The adapter therefore drives the one-step solver that kernel scans over,
 ``blackjax.sgmcmc.diffusions.sghmc(alpha=γ, beta=0)``, with a persistent momentum and a fresh
-minibatch every step: the recursion of the toolkit's :func:`verify.samplers.sghmc`. The SGLD adapter
+minibatch every step: the recursion of the toolkit's :func:`sgmcmc_verify.samplers.sghmc`. The SGLD adapter
 calls ``blackjax.sgmcmc.sgld.build_kernel()`` as it is.
 
 Randomness: the minibatch indices are drawn from the NumPy generator given to :meth:`step`
-(i.i.d. uniform, :func:`~verify.estimators.base.uniform_indices`, as the toolkit's uniform
+(i.i.d. uniform, :func:`~sgmcmc_verify.estimators.base.uniform_indices`, as the toolkit's uniform
 minibatch with replacement), then one 32-bit seed for a JAX key that gives each chain its own key
 for blackjax's Gaussian noise. The same generator therefore gives the same chains, but not the
 toolkit's numbers: only the law is shared.
 
 Targets: those whose per-datum log-likelihood has a JAX form here, the unit quadratics
-``V_i = ½‖θ − c_i‖²`` (:class:`~verify.targets.GaussianMeansTarget`, EWSG §5.1; and
-:class:`~verify.targets.GaussianMeanModel` with its prior ``λ‖θ‖²/2``). Others raise ``ValueError``.
+``V_i = ½‖θ − c_i‖²`` (:class:`~sgmcmc_verify.targets.GaussianMeansTarget`, EWSG §5.1; and
+:class:`~sgmcmc_verify.targets.GaussianMeanModel` with its prior ``λ‖θ‖²/2``). Others raise ``ValueError``.
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def _jax():
 
         import blackjax
     except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("verify.peers.blackjax needs the 'peers' extra: pip install -e '.[peers]'") from e
+        raise ImportError("sgmcmc_verify.peers.blackjax needs the 'peers' extra: pip install -e '.[peers]'") from e
     jax.config.update("jax_enable_x64", True)
     return jax, jnp, blackjax
 
@@ -81,7 +81,7 @@ def jax_log_densities(target):
     ----------
     target : GaussianMeansTarget, GaussianMeanModel, AnisotropicGaussianMeansTarget or HSGMixtureTarget
         ``V = V_0 + Σ_i ½‖θ − c_i‖²``; ``Σ_i ½(θ − c_i)ᵀP(θ − c_i)``; or HSG-HMC's mixture
-        ``(1/N) Σ_i f_i`` (the targets of the audit battery, :mod:`verify.audit`).
+        ``(1/N) Σ_i f_i`` (the targets of the audit battery, :mod:`sgmcmc_verify.audit`).
 
     Returns
     -------
@@ -204,7 +204,7 @@ class _BlackjaxSampler:
 
         Raises
         ------
-        verify.errors.DivergenceError
+        sgmcmc_verify.errors.DivergenceError
             Some chain non-finite after the step.
         """
         new = self._step(state, rng)
@@ -229,7 +229,7 @@ class BlackjaxSGLD(_BlackjaxSampler):
     """blackjax's SGLD kernel (``blackjax.sgmcmc.sgld.build_kernel``) as a toolkit sampler.
 
     ``θ' = θ + ε ∇log p̂(θ) + √(2Tε) ξ`` with ``ε = step_size``, ``T = 1/inverse_temperature``: the law of
-    :func:`verify.samplers.sgld` (``θ' = θ − h ĝ + √(2h/β) ξ``) at ``h = step_size`` (see the module
+    :func:`sgmcmc_verify.samplers.sgld` (``θ' = θ − h ĝ + √(2h/β) ξ``) at ``h = step_size`` (see the module
     docstring for the mapping).
 
     Parameters
@@ -281,7 +281,7 @@ class BlackjaxSGLD(_BlackjaxSampler):
 class BlackjaxSGHMC(_BlackjaxSampler):
     """blackjax's SGHMC solver step (``blackjax.sgmcmc.diffusions.sghmc(alpha=γ, beta=0)``) as a toolkit sampler.
 
-    ``θ' = θ + ε p``, ``p' = (1 − γε) p + ε ∇log p̂(θ) + √(2γεT) ξ``: the law of :func:`verify.samplers.sghmc`
+    ``θ' = θ + ε p``, ``p' = (1 − γε) p + ε ∇log p̂(θ) + √(2γεT) ξ``: the law of :func:`sgmcmc_verify.samplers.sghmc`
     (EWSG eq. (3), ``σ = √(2γ/β)``) at ``h = step_size``; the momentum persists across steps and each
     step draws a fresh minibatch (blackjax's own ``sghmc`` kernel redraws the momentum every call:
     see the module docstring).
@@ -336,7 +336,7 @@ class BlackjaxSGHMC(_BlackjaxSampler):
 
 
 def sgld_factory(target, step_size, batch_size=1, inverse_temperature=1.0, estimator=None) -> BlackjaxSGLD:
-    """blackjax's SGLD with the signature of :func:`verify.samplers.sgld`.
+    """blackjax's SGLD with the signature of :func:`sgmcmc_verify.samplers.sgld`.
 
     Parameters
     ----------
@@ -361,7 +361,7 @@ def sgld_factory(target, step_size, batch_size=1, inverse_temperature=1.0, estim
 
 
 def sghmc_factory(target, step_size, friction, batch_size=1, noise_scale=None, estimator=None) -> BlackjaxSGHMC:
-    """blackjax's SGHMC solver with the signature of :func:`verify.samplers.sghmc`.
+    """blackjax's SGHMC solver with the signature of :func:`sgmcmc_verify.samplers.sghmc`.
 
     Parameters
     ----------

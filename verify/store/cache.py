@@ -1,6 +1,6 @@
 """The keyed result store: caching, resume, atomic writes.
 
-An experiment (:class:`verify.store.registry.Experiment`) writes files into a directory it is
+An experiment (:class:`sgmcmc_verify.store.registry.Experiment`) writes files into a directory it is
 given. :func:`run_experiment` keys a run by the experiment id, the *values* of the settings
 dataclass it receives (not the scale's name) with the identity of its external inputs, and a
 fingerprint of the source of every in-project module it imports (transitively). A rerun with the
@@ -192,7 +192,7 @@ def check_manifest(path, exp_id: str | None = None, key: str | None = None) -> d
     ------
     FileNotFoundError
         No manifest.
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         Invalid JSON, not a JSON object, a missing field, another experiment's or key's manifest, or a
         ``sha256`` map that does not cover exactly the outputs; the message names the file and the repair.
     """
@@ -226,11 +226,11 @@ def verify_outputs(directory, manifest: Mapping[str, Any]) -> None:
     """Check that every output named by ``manifest`` is in ``directory`` with the SHA-256 the manifest recorded.
 
     A manifest without ``sha256`` (written before file hashes existed) gets the structural checks of
-    :func:`~verify.store.io.read_csv` / :func:`~verify.store.io.read_json` instead.
+    :func:`~sgmcmc_verify.store.io.read_csv` / :func:`~sgmcmc_verify.store.io.read_json` instead.
 
     Raises
     ------
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         A missing output, an output whose digest differs, or (no digests) one that does not parse;
         the message names the file and the repair.
     """
@@ -263,7 +263,7 @@ def verify_published(results_dir, exp_id: str) -> dict:
     ------
     FileNotFoundError
         No manifest for ``exp_id`` there (the experiment has not been run into this directory).
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         A corrupt manifest, or an output missing or changed (see :func:`verify_outputs`).
     """
     d = Path(results_dir)
@@ -490,7 +490,7 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
         Unknown experiment id.
     ValueError
         Unknown scale, ``n_jobs`` not a positive integer, unknown ``backend``.
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         A copy in ``results_root/<paper>/`` that does not match the entry just verified (the disk
         changed under the run).
     """

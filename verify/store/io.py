@@ -6,7 +6,7 @@ result or report is readable by whoever could read a file written any other way.
 
 Reads check what they return: :func:`read_csv` refuses an empty file, a header without rows, a row
 with more or fewer fields than the header (a truncated or garbled file) and missing required
-columns; :func:`read_json` refuses invalid JSON. Both raise :class:`verify.errors.ResultFileError`
+columns; :func:`read_json` refuses invalid JSON. Both raise :class:`sgmcmc_verify.errors.ResultFileError`
 naming the file. :func:`sha256_file` is the digest the cache's manifests record.
 """
 from __future__ import annotations
@@ -107,7 +107,7 @@ def read_csv(path, columns: Iterable[str] = ()) -> list[dict]:
     ------
     FileNotFoundError
         No such file.
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         An empty file, a header without data rows, a row whose number of fields differs from the
         header's (truncated or garbled), undecodable bytes, or a required column missing; the message
         names the file.
@@ -123,7 +123,7 @@ def read_csv(path, columns: Iterable[str] = ()) -> list[dict]:
     >>> read_csv(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    verify.errors.ResultFileError: ...t.csv: data row 1 has 1 field(s), the header has 2 (a truncated or garbled file)
+    sgmcmc_verify.errors.ResultFileError: ...t.csv: data row 1 has 1 field(s), the header has 2 (a truncated or garbled file)
     """
     try:
         with open(path, newline="") as fh:
@@ -163,7 +163,7 @@ def read_json(path):
     ------
     FileNotFoundError
         No such file.
-    verify.errors.ResultFileError
+    sgmcmc_verify.errors.ResultFileError
         Invalid JSON (e.g. a truncated file) or undecodable bytes; the message names the file.
     """
     try:

@@ -1,10 +1,10 @@
 """The one place where the toolkit discovers papers, their experiments and claims, and the figure modules.
 
-* Papers are the subpackages of :mod:`paper_repro` (``paper_repro.<paper>``). Each may have a
+* Papers are the subpackages of :mod:`sgmcmc_verify.paper_repro` (``sgmcmc_verify.paper_repro.<paper>``). Each may have a
   ``registry`` module (registering its :class:`Experiment` objects with
   :func:`register_experiment`) and a ``claims`` module (registering its claims with
-  :func:`verify.ledger.claims.register`); :func:`import_paper_modules` imports them.
-* Figures are the modules ``figures.<paper>`` with a ``draw_all(results_dir, out_dir)`` function
+  :func:`sgmcmc_verify.ledger.claims.register`); :func:`import_paper_modules` imports them.
+* Figures are the modules ``sgmcmc_verify.figures.<paper>`` with a ``draw_all(results_dir, out_dir)`` function
   (:func:`figure_modules`).
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Callable
 __all__ = ["Experiment", "register_experiment", "load_all_experiments", "get_experiment", "all_experiments",
            "paper_ids", "import_paper_modules", "figure_modules", "PROJECT_PACKAGES"]
 
-#: The top-level packages of this project (the code fingerprint of a result follows imports into these only).
-PROJECT_PACKAGES = ("verify", "analytic", "paper_repro")
+#: The top-level import name of this project (the code fingerprint of a result follows imports into it only).
+PROJECT_PACKAGES = ("sgmcmc_verify",)
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Experiment:
     description : str
     module : str                   module whose code (and in-project imports) is fingerprinted
     outputs : tuple of str         file names the run writes (relative to its directory)
-    settings : type                a :class:`~verify.store.settings.ScaledSettings` subclass; the
+    settings : type                a :class:`~sgmcmc_verify.store.settings.ScaledSettings` subclass; the
                                    experiment receives ``settings.at(scale)`` and reads nothing else
     run : callable(cfg, out_dir, n_jobs, backend, progress) -> None   writes ``outputs``
     """
@@ -67,24 +67,24 @@ def register_experiment(*exps: Experiment) -> None:
 
 
 def paper_ids() -> list[str]:
-    """The paper packages under :mod:`paper_repro`, sorted."""
-    import paper_repro
+    """The paper packages under :mod:`sgmcmc_verify.paper_repro`, sorted."""
+    from sgmcmc_verify import paper_repro
 
     return sorted(m.name for m in pkgutil.iter_modules(paper_repro.__path__) if m.ispkg)
 
 
 def import_paper_modules(submodule: str) -> None:
-    """Import ``paper_repro.<paper>.<submodule>`` for every paper package that has one."""
+    """Import ``sgmcmc_verify.paper_repro.<paper>.<submodule>`` for every paper package that has one."""
     for paper in paper_ids():
         try:
-            importlib.import_module(f"paper_repro.{paper}.{submodule}")
+            importlib.import_module(f"sgmcmc_verify.paper_repro.{paper}.{submodule}")
         except ModuleNotFoundError as e:
-            if e.name != f"paper_repro.{paper}.{submodule}":
+            if e.name != f"sgmcmc_verify.paper_repro.{paper}.{submodule}":
                 raise
 
 
 def load_all_experiments() -> dict[str, Experiment]:
-    """Import ``paper_repro.<paper>.registry`` for every paper package; return the registry."""
+    """Import ``sgmcmc_verify.paper_repro.<paper>.registry`` for every paper package; return the registry."""
     import_paper_modules("registry")
     return dict(_EXPERIMENTS)
 
@@ -104,14 +104,14 @@ def get_experiment(exp_id: str) -> Experiment:
 
 
 def figure_modules() -> dict[str, ModuleType]:
-    """``{paper: figures.<paper>}`` for every module of :mod:`figures` that has ``draw_all``."""
-    import figures
+    """``{paper: sgmcmc_verify.figures.<paper>}`` for every module of :mod:`sgmcmc_verify.figures` that has ``draw_all``."""
+    from sgmcmc_verify import figures
 
     out = {}
     for m in pkgutil.iter_modules(figures.__path__):
         if m.name.startswith("_"):
             continue
-        mod = importlib.import_module(f"figures.{m.name}")
+        mod = importlib.import_module(f"sgmcmc_verify.figures.{m.name}")
         if hasattr(mod, "draw_all"):
             out[m.name] = mod
     return out

@@ -1,7 +1,7 @@
 """The base of every experiment's settings: a frozen dataclass per experiment, at three scales.
 
 An experiment receives one instance of its settings class and reads nothing else; the cache key
-(:func:`verify.store.cache.settings_key`) is built from that instance (every field but ``scale``)
+(:func:`sgmcmc_verify.store.cache.settings_key`) is built from that instance (every field but ``scale``)
 and from :meth:`ScaledSettings.inputs` (the identity of external inputs such as user data files),
 so no hand-kept list of fields can drift from what the experiment reads.
 

@@ -31,8 +31,8 @@ class FiniteSumPotential(Protocol):
     -----
     A target whose per-datum gradients are large (a neural network) may also offer
     ``data_gradient_sum(theta, idx) -> (chains, d)``, the sum over the minibatch without the
-    ``(chains, b, d)`` array; the estimators of :mod:`verify.estimators` use it where present
-    (:func:`verify.estimators.base.sum_data_gradients`) and do not require it.
+    ``(chains, b, d)`` array; the estimators of :mod:`sgmcmc_verify.estimators` use it where present
+    (:func:`sgmcmc_verify.estimators.base.sum_data_gradients`) and do not require it.
     """
 
     n: int

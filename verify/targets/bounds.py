@@ -4,7 +4,7 @@ FlyMC (Maclaurin & Adams 2014) needs, for every datum, a lower bound ``0 < B_n(�
 likelihood whose product over all data is cheap: here ``log B_n`` is a quadratic in θ, so
 ``Σ_n log B_n(θ) = c + aᵀθ − θᵀAθ`` collapses to sufficient statistics computed once (O(d²) per
 evaluation, whatever n is). Two bounds, both exposing the same methods (the *bound interface* read by
-:class:`verify.integrators.flymc.FireflyMC`):
+:class:`sgmcmc_verify.integrators.flymc.FireflyMC`):
 
 * :class:`LogisticJJBound` — the Jaakkola–Jordan bound of the logistic likelihood, tuned at a point
   (the MAP, as in EWSG §5.2 and Maclaurin & Adams §4): tight where ``|x_nᵀθ| = ξ_n``.

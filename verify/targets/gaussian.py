@@ -2,7 +2,7 @@
 
 * :class:`GaussianMeansTarget`: the finite sum ``V(θ) = Σ_i ½‖θ − c_i‖²`` of EWSG §5.1 (and of the
   quadratic studies of HSG-HMC and LS-SGLD); its posterior is ``N(c̄, I/n)`` and every
-  stochastic-gradient sampler on it is a linear Gaussian recursion (:mod:`analytic.linear_samplers`).
+  stochastic-gradient sampler on it is a linear Gaussian recursion (:mod:`sgmcmc_verify.analytic.linear_samplers`).
 * :class:`GaussianTarget`: one "datum", ``V(θ) = ½(θ − μ)ᵀΣ⁻¹(θ − μ)``: LS-SGLD's §4.1.1 Gaussian
   (Σ = [[1, .9], [.9, 1]]) and its (4.3) Gaussian (μ = (1, 2), Σ = 4.5 I).
 * :class:`GaussianMeanModel`: the Gaussian-mean model with a Gaussian prior, ``x_i ~ N(θ, I)``,
@@ -35,7 +35,7 @@ EWSG_GAUSSIAN_SEED = 20210501
 #: Seed of the vrSG-MCMC §5 data (``numpy.random.default_rng(VRSG_GAUSSIAN_SEED)``: first the generating
 #: θ from the prior, then the N data). Fixed before any result was looked at (the paper's AAAI year and
 #: month); the draw it gives (θ = 3.384) is a 3.4-s.d. prior draw, so the experiments also report a
-#: sensitivity to the generating θ (see :mod:`paper_repro.vrsg.theory`).
+#: sensitivity to the generating θ (see :mod:`sgmcmc_verify.paper_repro.vrsg.theory`).
 VRSG_GAUSSIAN_SEED = 20180202
 
 
@@ -79,7 +79,7 @@ class _UnitQuadraticCenters(CentersTarget):
     def compiled_form(self):
         """``("unit_quadratic", centers, λ)``: ``V(θ) = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``, ``λ`` ``None`` without a prior.
 
-        What the compiled kernels of :mod:`verify.integrators.compiled` need to repeat this target's
+        What the compiled kernels of :mod:`sgmcmc_verify.integrators.compiled` need to repeat this target's
         arithmetic (``∇V_0 = λθ`` or zeros, ``∇V_i = θ − c_i``, the minibatch sum of
         :meth:`data_gradient_sum_exact`).
         """
@@ -102,9 +102,9 @@ class GaussianMeansTarget(_UnitQuadraticCenters):
     ``n`` is. Every ``V_i`` has Hessian ``I``, so the minibatch gradient noise
     ``(n/b) Σ_j ∇V_{I_j}(θ) − ∇V(θ) = −(n/b) Σ_j (c_{I_j} − c̄)`` does not depend on θ: the
     stochastic-gradient samplers of this toolkit are then linear Gaussian recursions and their laws
-    are known exactly (see :mod:`analytic.linear_samplers`).
+    are known exactly (see :mod:`sgmcmc_verify.analytic.linear_samplers`).
 
-    The exact posterior is in :func:`analytic.gaussian.quadratic_posterior`.
+    The exact posterior is in :func:`sgmcmc_verify.analytic.gaussian.quadratic_posterior`.
     """
 
     @property
@@ -242,7 +242,7 @@ class GaussianMeanModel(_UnitQuadraticCenters):
     Parameters
     ----------
     centers : (N, d) array_like of float64
-        The data ``x_i`` (the name is the one of :class:`~verify.targets.base.CentersTarget`).
+        The data ``x_i`` (the name is the one of :class:`~sgmcmc_verify.targets.base.CentersTarget`).
     prior_precision : float, default 1
         ``λ > 0`` (vrSG-MCMC §5: the prior ``N(0, 1)``, λ = 1).
 
@@ -257,7 +257,7 @@ class GaussianMeanModel(_UnitQuadraticCenters):
     gradient ``λθ``. Every ``V_i`` has Hessian ``I``: the minibatch noise
     ``(N/b) Σ_j ∇V_{I_j}(θ) − Σ_i ∇V_i(θ) = N(x̄ − x̄_I)`` does not depend on θ, so SGLD and vrSG-LD on
     this target are linear recursions with additive noise whose exact moments are in
-    :mod:`analytic.vrsg_gaussian`; the control variate of vrSG-MCMC is exact here
+    :mod:`sgmcmc_verify.analytic.vrsg_gaussian`; the control variate of vrSG-MCMC is exact here
     (``∇V_i(θ) − ∇V_i(θ̃) = θ − θ̃`` for every i), so vrSG-LD's gradient is ``(N + λ)θ − N x̄_b`` with
     ``x̄_b`` the mean of the anchor minibatch, whatever ``n2`` is.
 
@@ -370,9 +370,9 @@ class AnisotropicGaussianMeansTarget(_UnitQuadraticCenters):
     The posterior is ``N(c̄, (nP)⁻¹)``; the Hessian is ``nP`` (``L = n max P``, ``λ_min = n min P``, condition
     number ``max P / min P``). Per-datum gradient ``∇V_i(θ) = P(θ − c_i)``, O(b d) per chain. Every ``V_i``
     has Hessian ``P``: the minibatch noise ``−(n/b) Σ_j P(c_{I_j} − c̄)`` does not depend on θ and has
-    covariance ``P Q₀ P`` with ``Q₀`` the one of :func:`analytic.linear_samplers.minibatch_noise_covariance`,
+    covariance ``P Q₀ P`` with ``Q₀`` the one of :func:`sgmcmc_verify.analytic.linear_samplers.minibatch_noise_covariance`,
     so SGLD and underdamped EM on this target are linear recursions with known laws. The audit battery
-    (:mod:`verify.audit`) uses it for its anisotropic consistency check and its stiff stability check.
+    (:mod:`sgmcmc_verify.audit`) uses it for its anisotropic consistency check and its stiff stability check.
 
     Examples
     --------

@@ -73,7 +73,7 @@ class HSGMixtureTarget(CentersTarget):
         return self.component_gradients(theta, idx) / self.n
 
     def compiled_form(self):
-        """``("hsg_mixture", centers, None)``: what :mod:`verify.integrators.compiled` needs to repeat
+        """``("hsg_mixture", centers, None)``: what :mod:`sgmcmc_verify.integrators.compiled` needs to repeat
         :meth:`data_gradients` (``∇V_i = (θ − (2p_i − 1)a_i)/N``, no prior)."""
         return "hsg_mixture", self.centers, None
 
@@ -261,7 +261,7 @@ class LSMixtureTarget(CentersTarget):
     The paper prints ``∇f_i(x) = x − a_i + 2a_i/(2 + exp(2⟨x, a_i⟩))``, which is *not* the gradient
     of its own ``f_i`` (it agrees at ``⟨x, a_i⟩ = 0`` only; as ``⟨x, a_i⟩ → −∞`` it tends to ``x``
     instead of ``x + a_i``). We use the gradient of the printed density (checked against finite
-    differences of :meth:`potential` and symbolically by :func:`paper_repro.ls_sgld.experiments.mixture_gradient_check`).
+    differences of :meth:`potential` and symbolically by :func:`sgmcmc_verify.paper_repro.ls_sgld.experiments.mixture_gradient_check`).
 
     Parameters
     ----------
@@ -282,7 +282,7 @@ class LSMixtureTarget(CentersTarget):
         return self._grad_f(theta[:, None, :], a) / self.n
 
     def compiled_form(self):
-        """``("ls_mixture", centers, None)``: what :mod:`verify.integrators.compiled` needs to repeat
+        """``("ls_mixture", centers, None)``: what :mod:`sgmcmc_verify.integrators.compiled` needs to repeat
         :meth:`data_gradients` (``∇V_i = (x − a_i + 2a_i/(1 + 2e^{2⟨x, a_i⟩}))/n``, no prior)."""
         return "ls_mixture", self.centers, None
 

@@ -19,8 +19,8 @@ Two forms of the minibatch term are offered:
 * :meth:`MLPClassifierTarget.data_gradients` — the per-datum gradients ``(chains, b, d)`` (outer
   products; memory ``chains·b·d``: for tests, exact variances and small batches);
 * :meth:`MLPClassifierTarget.data_gradient_sum` — their sum ``Σ_j ∇V_{idx_j}`` ``(chains, d)`` as matrix
-  products (``X_bᵀ δ``), which the estimators of :mod:`verify.estimators` use when a target offers it
-  (:func:`verify.estimators.base.sum_data_gradients`); equal to the summed per-datum gradients to
+  products (``X_bᵀ δ``), which the estimators of :mod:`sgmcmc_verify.estimators` use when a target offers it
+  (:func:`sgmcmc_verify.estimators.base.sum_data_gradients`); equal to the summed per-datum gradients to
   round-off.
 
 References
@@ -225,7 +225,7 @@ class MLPClassifierTarget:
         (``weights=None``: all 1); costs ``O(b p H)`` per chain and memory ``O(c (b p + d))``. Repeated
         indices count as often as they appear. ``weights`` (``(b,)`` or ``(c, b)``) scales each datum's
         output and hidden deltas, which every per-datum gradient is linear in (importance-weighted
-        minibatches, e.g. :class:`verify.estimators.ClusteredMinibatch`).
+        minibatches, e.g. :class:`sgmcmc_verify.estimators.ClusteredMinibatch`).
 
         Raises
         ------

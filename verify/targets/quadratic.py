@@ -1,7 +1,7 @@
 """A Gaussian finite sum whose per-datum Hessians differ: ``V(θ) = Σ_i ½ θᵀA_iθ − b_iᵀθ``.
 
-The sampler-side view of :class:`analytic.hsg_quadratic.QuadraticSum`; the exact moments of
-SG-UL-MCMC, SRVR-HMC and HSG-HMC on it are :func:`analytic.hsg_quadratic.exact_trajectory`.
+The sampler-side view of :class:`sgmcmc_verify.analytic.hsg_quadratic.QuadraticSum`; the exact moments of
+SG-UL-MCMC, SRVR-HMC and HSG-HMC on it are :func:`sgmcmc_verify.analytic.hsg_quadratic.exact_trajectory`.
 
 References
 ----------
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analytic.hsg_quadratic import QuadraticSum
+from sgmcmc_verify.analytic.hsg_quadratic import QuadraticSum
 
 __all__ = ["QuadraticSumTarget"]
 
@@ -25,7 +25,7 @@ class QuadraticSumTarget:
 
     Parameters
     ----------
-    quadratic : analytic.hsg_quadratic.QuadraticSum
+    quadratic : sgmcmc_verify.analytic.hsg_quadratic.QuadraticSum
         ``A`` (n, d, d) and ``b`` (n, d).
 
     Notes
@@ -37,7 +37,7 @@ class QuadraticSumTarget:
 
     def __post_init__(self):
         if not isinstance(self.quadratic, QuadraticSum):
-            raise ValueError(f"quadratic must be an analytic.hsg_quadratic.QuadraticSum, got {type(self.quadratic)!r}")
+            raise ValueError(f"quadratic must be an sgmcmc_verify.analytic.hsg_quadratic.QuadraticSum, got {type(self.quadratic)!r}")
 
     @property
     def n(self) -> int:

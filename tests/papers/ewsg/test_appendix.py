@@ -2,14 +2,14 @@
 import numpy as np
 import pytest
 
-from paper_repro.ewsg import claims as C
-from paper_repro.ewsg.appendix import _block, exact_kl, ewsg_vr_stability
-from paper_repro.ewsg.experiments import _kl_bootstrap_se
-from paper_repro.ewsg.settings import Fig4Settings, MinibatchSettings
-from verify.ledger.claims import Verdict, load_all
-from verify.measure.metrics import ensemble_kl
-from verify.store.io import read_json
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.paper_repro.ewsg import claims as C
+from sgmcmc_verify.paper_repro.ewsg.appendix import _block, exact_kl, ewsg_vr_stability
+from sgmcmc_verify.paper_repro.ewsg.experiments import _kl_bootstrap_se
+from sgmcmc_verify.paper_repro.ewsg.settings import Fig4Settings, MinibatchSettings
+from sgmcmc_verify.ledger.claims import Verdict, load_all
+from sgmcmc_verify.measure.metrics import ensemble_kl
+from sgmcmc_verify.store.io import read_json
+from sgmcmc_verify.targets import gaussian_means_target
 
 APPENDIX = ("ewsg.appE", "ewsg.fig4", "ewsg.fig5", "ewsg.appD")
 
@@ -71,7 +71,7 @@ def test_minibatch_law_check_catches_a_missing_division_by_b():
 def test_ewsg_selection_applies_the_ewsg_vr_correction_to_first_order(M):
     """Exact (enumeration): the part of EWSG's mean selected gradient odd in r equals (h/2T) cov[n∇V_I] r as h → 0,
     for any M >= 1; the relative gap is O(√h) (2e-3 at h = 1e-5), so 1e-3 at h = 1e-6 is the tolerance."""
-    from paper_repro.ewsg.appendix import ewsg_selection_friction
+    from sgmcmc_verify.paper_repro.ewsg.appendix import ewsg_selection_friction
     ratio = ewsg_selection_friction(Fig4Settings(), 1e-6, M)["ratio_per_coordinate"]
     np.testing.assert_allclose(ratio, 1.0, atol=1e-3)
     assert ewsg_selection_friction(Fig4Settings(), 0.05, M)["ratio_per_coordinate"][0] < 0.5

@@ -5,23 +5,23 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from paper_repro.ewsg import bnn
-from paper_repro.ewsg import claims as C
-from paper_repro.ewsg.settings import BNNSettings, Table3Settings
-from verify import samplers
-from verify.estimators import EWSGIndexChain, StepContext
-from verify.ledger.claims import load_all
-from verify.runner import run_chains
-from verify.store.io import read_csv, read_json
-from verify.targets import MLPClassifierTarget
+from sgmcmc_verify.paper_repro.ewsg import bnn
+from sgmcmc_verify.paper_repro.ewsg import claims as C
+from sgmcmc_verify.paper_repro.ewsg.settings import BNNSettings, Table3Settings
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import EWSGIndexChain, StepContext
+from sgmcmc_verify.ledger.claims import load_all
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.store.io import read_csv, read_json
+from sgmcmc_verify.targets import MLPClassifierTarget
 
 BNN_EXPERIMENTS = ("ewsg.bnn", "ewsg.table3")
 
 
 @pytest.fixture(scope="module")
 def bnn_results(tmp_path_factory):
-    from verify.store.cache import run_experiment
-    from verify.store.registry import get_experiment
+    from sgmcmc_verify.store.cache import run_experiment
+    from sgmcmc_verify.store.registry import get_experiment
 
     root = tmp_path_factory.mktemp("bnn_results")
     for eid in BNN_EXPERIMENTS:
@@ -189,7 +189,7 @@ def test_mlp_index_law_check_rejects_uniform_subsampling():
 
 
 def test_figures_draw_from_stored_smoke_results(bnn_results, tmp_path):
-    from figures.ewsg import draw_bnn
+    from sgmcmc_verify.figures.ewsg import draw_bnn
 
     paths = draw_bnn(bnn_results / "ewsg", tmp_path)
     assert {p.stem for p in paths} >= {"bnn_fig3a", "table3"} and all(p.exists() for p in paths)

@@ -19,7 +19,7 @@ the report of this branch (``tests/calibrate.py``).
 """
 import pytest
 
-from paper_repro.ewsg.settings import BiasSplitSettings, Theorem43Settings
+from sgmcmc_verify.paper_repro.ewsg.settings import BiasSplitSettings, Theorem43Settings
 from support.ewsg_theory import ewsg_sign_check, fig1c_check, h1_check, sghmc_exact_mse_check, theorem42_check
 
 

@@ -6,20 +6,20 @@ import numpy as np
 import pytest
 from support import DATA_DIR
 
-from paper_repro.ewsg import claims as C
-from paper_repro.ewsg.misspecified import autocorrelation, exact_moments, g1_problem
-from paper_repro.ewsg.real_blr import TABLE1_METHODS, map_point, predictive_stats, table1_data
-from paper_repro.ewsg.settings import G1Settings, Table1Settings
-from verify.ledger.claims import load_all
-from verify.store.io import read_csv, read_json
+from sgmcmc_verify.paper_repro.ewsg import claims as C
+from sgmcmc_verify.paper_repro.ewsg.misspecified import autocorrelation, exact_moments, g1_problem
+from sgmcmc_verify.paper_repro.ewsg.real_blr import TABLE1_METHODS, map_point, predictive_stats, table1_data
+from sgmcmc_verify.paper_repro.ewsg.settings import G1Settings, Table1Settings
+from sgmcmc_verify.ledger.claims import load_all
+from sgmcmc_verify.store.io import read_csv, read_json
 
 IDS = ("ewsg.table1", "ewsg.g1")
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    from verify.store.cache import run_experiment
-    from verify.store.registry import all_experiments
+    from sgmcmc_verify.store.cache import run_experiment
+    from sgmcmc_verify.store.registry import all_experiments
 
     root = tmp_path_factory.mktemp("flymc_smoke")
     for e in all_experiments():
@@ -67,7 +67,7 @@ def test_every_flymc_claim_has_a_verdict_on_smoke_results(results):
 
 
 def test_covtype_file_replaces_the_stand_in(monkeypatch):
-    from verify.targets.datasets import set_data_path
+    from sgmcmc_verify.targets.datasets import set_data_path
 
     monkeypatch.setenv("SGMCMC_DATA", "{}")
     set_data_path("covtype", DATA_DIR / "covtype_fixture.data")
@@ -77,8 +77,8 @@ def test_covtype_file_replaces_the_stand_in(monkeypatch):
     assert cfg.dataset_name() == "covtype" and cfg.inputs()["data"][0]["sha256"]
     from types import SimpleNamespace
 
-    from verify.cli import _warn_unused_data
-    from verify.store.registry import get_experiment
+    from sgmcmc_verify.cli import _warn_unused_data
+    from sgmcmc_verify.store.registry import get_experiment
 
     logged = []
     _warn_unused_data([get_experiment("ewsg.table1")], SimpleNamespace(data=["covtype=x"], scale="smoke"), logged.append)
@@ -128,8 +128,8 @@ def test_claim_constants():
 
 
 def test_figures_draw_from_stored_results_and_refuse_a_bad_file(results, tmp_path):
-    from figures.ewsg_flymc import draw_flymc
-    from verify.errors import ResultFileError
+    from sgmcmc_verify.figures.ewsg_flymc import draw_flymc
+    from sgmcmc_verify.errors import ResultFileError
 
     paths = draw_flymc(results / "ewsg", tmp_path / "o")
     assert sorted(p.name for p in paths) == ["fig6.pdf", "fig6.png", "table1_fig2.pdf", "table1_fig2.png"]
@@ -148,7 +148,7 @@ def test_figures_draw_from_stored_results_and_refuse_a_bad_file(results, tmp_pat
 def _table1_wall(root, ratios, runs=6, spread=0.01):
     """``table1.json`` / ``table1_runs.csv`` whose per-run wall times give ``ratios`` (SGLD's time 1 s): EWSG/SGLD,
     EWSG/SGHMC, EWSG/pSGLD and FlyMC/EWSG, each run's ratio off by ``±spread`` (alternating) so the s.e. is small."""
-    from verify.store.io import write_csv, write_json
+    from sgmcmc_verify.store.io import write_csv, write_json
 
     rows = []
     for k in range(runs):
@@ -187,7 +187,7 @@ def test_table1_wall_time_rule(tmp_path, ratios, status, parts):
 
 
 def _g1_json(root, fly_mean, acf500, fly_iat=400.0):
-    from verify.store.io import write_csv, write_json
+    from sgmcmc_verify.store.io import write_csv, write_json
 
     methods = {m: {"mean": mean, "iat": {"mu/0": iat, "log_sigma/0": iat}, "iat_reliable": True}
                for m, mean, iat in (("FlyMC", fly_mean, fly_iat), ("EWSG", [0.05, 0.05], 20.0), ("MH", [0.0, 0.0], 30.0))}

@@ -17,7 +17,7 @@ docs/calibration.md.
 """
 import pytest
 
-from paper_repro.ewsg.experiments import RATE_TOLERANCE
+from sgmcmc_verify.paper_repro.ewsg.experiments import RATE_TOLERANCE
 from support.theorem43 import TOL, term1_check, term2_check, term3_check
 
 

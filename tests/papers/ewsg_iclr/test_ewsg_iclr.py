@@ -8,17 +8,17 @@ import math
 import numpy as np
 import pytest
 
-from analytic.autocorrelation import linear_integrated_time
-from analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, underdamped_em_recursion
-from paper_repro.ewsg import settings as J
-from paper_repro.ewsg_iclr import claims as C
-from paper_repro.ewsg_iclr import settings as S
-from paper_repro.ewsg_iclr.autocorrelation import integrated_time
-from verify.estimators import GradientEstimate, UniformMinibatch
-from verify.integrators import UnderdampedEM
-from verify.runner import run_chains
-from verify.store.io import write_csv
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.autocorrelation import linear_integrated_time
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, underdamped_em_recursion
+from sgmcmc_verify.paper_repro.ewsg import settings as J
+from sgmcmc_verify.paper_repro.ewsg_iclr import claims as C
+from sgmcmc_verify.paper_repro.ewsg_iclr import settings as S
+from sgmcmc_verify.paper_repro.ewsg_iclr.autocorrelation import integrated_time
+from sgmcmc_verify.estimators import GradientEstimate, UniformMinibatch
+from sgmcmc_verify.integrators import UnderdampedEM
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.store.io import write_csv
+from sgmcmc_verify.targets import gaussian_means_target
 
 
 # ---- settings -----------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ def test_theorem2_fails_exactly_and_its_control_holds(smoke_results):
 
 
 def test_every_conference_claim_evaluates_on_smoke_results(smoke_results):
-    from verify.ledger.claims import STATUSES
+    from sgmcmc_verify.ledger.claims import STATUSES
 
     for c in C.CLAIMS:
         assert c.evaluate(smoke_results).status in STATUSES, c.id
@@ -171,7 +171,7 @@ def test_figures_draw_from_smoke_results(smoke_results, tmp_path, monkeypatch):
     """Every panel is drawn from the stored smoke results (PNG at low resolution only, to keep the suite fast)."""
     import matplotlib.pyplot as plt
 
-    import figures.ewsg_iclr as F
+    import sgmcmc_verify.figures.ewsg_iclr as F
 
     def quick_save(fig, out, name):
         out.mkdir(parents=True, exist_ok=True)
@@ -186,7 +186,7 @@ def test_figures_draw_from_smoke_results(smoke_results, tmp_path, monkeypatch):
 
 
 def test_best_m_sweep_uses_every_n_draw_and_step(smoke_results):
-    from verify.store.io import read_csv
+    from sgmcmc_verify.store.io import read_csv
 
     cfg = S.Fig1giSettings.at("smoke")
     rows = read_csv(smoke_results / "ewsg_iclr" / "best_m.csv")

@@ -1,7 +1,7 @@
 """``hsg_hmc.lemma3.first_term_decay``: a slope outside −1 ± tol fails only while the first term is isolated."""
 import pytest
 
-import paper_repro.hsg_hmc.claims as hc
+import sgmcmc_verify.paper_repro.hsg_hmc.claims as hc
 
 
 def _fake(monkeypatch, slope_ci, mse_at_end):

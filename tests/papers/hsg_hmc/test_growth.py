@@ -9,11 +9,11 @@ import math
 import numpy as np
 import pytest
 
-from paper_repro.hsg_hmc.growth import _exact_expectations, fit_growth, growth_block, growth_exponent, run_condition9
-from paper_repro.hsg_hmc.settings import Condition9Settings
-from verify.estimators import HybridGradient
-from verify.store.io import read_csv, read_json
-from verify.targets.mixtures import grid_density, hsg_mixture_target
+from sgmcmc_verify.paper_repro.hsg_hmc.growth import _exact_expectations, fit_growth, growth_block, growth_exponent, run_condition9
+from sgmcmc_verify.paper_repro.hsg_hmc.settings import Condition9Settings
+from sgmcmc_verify.estimators import HybridGradient
+from sgmcmc_verify.store.io import read_csv, read_json
+from sgmcmc_verify.targets.mixtures import grid_density, hsg_mixture_target
 
 TARGET = dict(n_data=500, dim=2, mixture_seed=20210202)
 

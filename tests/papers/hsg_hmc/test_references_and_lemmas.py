@@ -9,13 +9,13 @@ import math
 import numpy as np
 import pytest
 
-from paper_repro.hsg_hmc.lemmas import lemma_block
-from paper_repro.hsg_hmc.table2 import mode_crossings
-from verify.estimators import HybridGradient
-from verify.integrators.metropolis import HMC
-from verify.measure.transport import w2_exact
-from verify.runner import run_chains
-from verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
+from sgmcmc_verify.paper_repro.hsg_hmc.lemmas import lemma_block
+from sgmcmc_verify.paper_repro.hsg_hmc.table2 import mode_crossings
+from sgmcmc_verify.estimators import HybridGradient
+from sgmcmc_verify.integrators.metropolis import HMC
+from sgmcmc_verify.measure.transport import w2_exact
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
 
 Z_LEMMA2 = 4.0  # max over <= 100 k's of a one-sided z: Bonferroni 100 × 3e-5 = 0.3 % false alarm
 

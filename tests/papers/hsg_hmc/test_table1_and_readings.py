@@ -9,13 +9,13 @@ import math
 import numpy as np
 import pytest
 
-from paper_repro.hsg_hmc import claims as C
-from paper_repro.hsg_hmc.complexity import first_hit, loglog_fit, run_complexity, stay_below
-from paper_repro.hsg_hmc.settings import ComplexitySettings, Table2ReadingsSettings
-from paper_repro.hsg_hmc.table2 import PRINTED_TABLE2
-from paper_repro.hsg_hmc.table2_readings import (READINGS, fit_floor_models, reading_floors, readings_table,
+from sgmcmc_verify.paper_repro.hsg_hmc import claims as C
+from sgmcmc_verify.paper_repro.hsg_hmc.complexity import first_hit, loglog_fit, run_complexity, stay_below
+from sgmcmc_verify.paper_repro.hsg_hmc.settings import ComplexitySettings, Table2ReadingsSettings
+from sgmcmc_verify.paper_repro.hsg_hmc.table2 import PRINTED_TABLE2
+from sgmcmc_verify.paper_repro.hsg_hmc.table2_readings import (READINGS, fit_floor_models, reading_floors, readings_table,
                                                  run_table2_readings)
-from verify.store.io import write_csv, write_json
+from sgmcmc_verify.store.io import write_csv, write_json
 
 
 # ---- Table 1 --------------------------------------------------------------------------------------
@@ -146,14 +146,14 @@ def test_literal_w2_reading_fails_when_printed_cells_lie_below_the_floor(tmp_pat
 def test_readings_smoke_run_writes_every_reading(tmp_path):
     s = Table2ReadingsSettings.at("smoke")
     run_table2_readings(s, tmp_path)
-    from verify.store.io import read_json
+    from sgmcmc_verify.store.io import read_json
     d = read_json(tmp_path / "table2_readings.json")
     assert set(d["floors_at_paper_n"]) == set(READINGS)
     assert all(v["low"] > 0 for v in d["floors_at_paper_n"].values())
 
 
 def test_figures_draw_from_smoke_results(tmp_path):
-    from figures.hsg_hmc import _complexity_figure, _readings_figure
+    from sgmcmc_verify.figures.hsg_hmc import _complexity_figure, _readings_figure
 
     res = tmp_path / "res"
     res.mkdir()

@@ -4,15 +4,15 @@ conventions, and the Table 1 / Theorem 3.3 / Proposition 2.1 experiments and the
 import numpy as np
 import pytest
 
-from paper_repro.ls_sgld import claims as C
-from paper_repro.ls_sgld.exact_studies import mixture_gradient_check, run_prop21, run_table1, run_theorem33
-from paper_repro.ls_sgld.gaussian2d import integrated_autocorrelation_time
-from paper_repro.ls_sgld.settings import Prop21Settings, Table1Settings, Theorem33Settings
-from verify import samplers
-from verify.integrators import RMSpropPreconditioner
-from verify.store.io import read_csv
-from verify.targets import GammaNormPrior, GaussianTarget, LogisticRegressionTarget, LSMixtureTarget, mixture_centers
-from verify.targets.datasets import load_builtin, standardize
+from sgmcmc_verify.paper_repro.ls_sgld import claims as C
+from sgmcmc_verify.paper_repro.ls_sgld.exact_studies import mixture_gradient_check, run_prop21, run_table1, run_theorem33
+from sgmcmc_verify.paper_repro.ls_sgld.gaussian2d import integrated_autocorrelation_time
+from sgmcmc_verify.paper_repro.ls_sgld.settings import Prop21Settings, Table1Settings, Theorem33Settings
+from sgmcmc_verify import samplers
+from sgmcmc_verify.integrators import RMSpropPreconditioner
+from sgmcmc_verify.store.io import read_csv
+from sgmcmc_verify.targets import GammaNormPrior, GaussianTarget, LogisticRegressionTarget, LSMixtureTarget, mixture_centers
+from sgmcmc_verify.targets.datasets import load_builtin, standardize
 
 
 def _fd(target, x, eps=1e-6):
@@ -134,9 +134,9 @@ def test_baseline_metrics_are_numbers(fast_results):
 def test_single_mode_yardstick_is_registered_and_orders_the_modes(tmp_path):
     """The diagnostics behind the findings' 'no window reaches 5.4-6.7' run as an experiment: the minor
     mode alone is farther from the mixture than the major mode alone, and both far above the floor."""
-    from paper_repro.ls_sgld.diagnostics import single_mode_w2
-    from paper_repro.ls_sgld.settings import SingleModeSettings
-    from verify.store.registry import get_experiment
+    from sgmcmc_verify.paper_repro.ls_sgld.diagnostics import single_mode_w2
+    from sgmcmc_verify.paper_repro.ls_sgld.settings import SingleModeSettings
+    from sgmcmc_verify.store.registry import get_experiment
 
     assert get_experiment("ls_sgld.single_mode").settings is SingleModeSettings
     r = single_mode_w2(SingleModeSettings.at("smoke"))
@@ -144,17 +144,17 @@ def test_single_mode_yardstick_is_registered_and_orders_the_modes(tmp_path):
 
 
 def test_paper_repro_lists_every_paper():
-    import paper_repro
-    from verify.store.registry import paper_ids
+    from sgmcmc_verify import paper_repro
+    from sgmcmc_verify.store.registry import paper_ids
 
     assert paper_repro.__all__ == paper_ids()
 
 
 def test_fig3_exact_experiment_and_claim_report_the_sigma_set(tmp_path):
     """Fig. 3's verdict: the exact σ set where the ratio is within the band, and the 10-run precision."""
-    from paper_repro.ls_sgld.exact_studies import run_fig3_exact
-    from paper_repro.ls_sgld.mixture import run_fig3
-    from paper_repro.ls_sgld.settings import Fig3ExactSettings, Fig3Settings
+    from sgmcmc_verify.paper_repro.ls_sgld.exact_studies import run_fig3_exact
+    from sgmcmc_verify.paper_repro.ls_sgld.mixture import run_fig3
+    from sgmcmc_verify.paper_repro.ls_sgld.settings import Fig3ExactSettings, Fig3Settings
 
     d = tmp_path / "ls_sgld"
     run_fig3_exact(Fig3ExactSettings.at("smoke"), d)
@@ -177,8 +177,8 @@ def test_fig3_exact_experiment_and_claim_report_the_sigma_set(tmp_path):
 
 def test_fig3_blocks_give_the_same_bytes_for_any_n_jobs(tmp_path):
     """Fig. 3's runs are split into seeded blocks (one joblib task each): n_jobs = 1 and 2 write the same bytes."""
-    from paper_repro.ls_sgld.mixture import run_fig3
-    from paper_repro.ls_sgld.settings import Fig3Settings
+    from sgmcmc_verify.paper_repro.ls_sgld.mixture import run_fig3
+    from sgmcmc_verify.paper_repro.ls_sgld.settings import Fig3Settings
 
     cfg = Fig3Settings.at("smoke")
     run_fig3(cfg, tmp_path / "a", n_jobs=1)

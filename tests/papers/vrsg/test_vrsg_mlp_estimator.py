@@ -22,8 +22,8 @@ the two terms of the correction evaluated at independent index sets (unbiased, l
 import numpy as np
 import pytest
 
-from verify.estimators import GradientEstimate, TwoMinibatchControlVariate, UniformMinibatch, VRSGState
-from verify.targets import MLPClassifierTarget
+from sgmcmc_verify.estimators import GradientEstimate, TwoMinibatchControlVariate, UniformMinibatch, VRSGState
+from sgmcmc_verify.targets import MLPClassifierTarget
 
 N, N1, N2, R = 60, 20, 5, 6000
 Z_MEAN, Z_TRACE = 4.5, 4.0

@@ -7,12 +7,12 @@ failed and inconclusive where it should.
 import numpy as np
 import pytest
 
-from paper_repro.vrsg import claims as C  # noqa: F401  (registers the claims)
-from paper_repro.vrsg.blr import blr_proba
-from paper_repro.vrsg.mlp import CURVES, _criterion, classifier_chains, curve_rows, make_sampler
-from verify.ledger.claims import get as get_claim
-from verify.store.io import write_csv, write_json
-from verify.targets import LogisticRegressionTarget, MLPClassifierTarget
+from sgmcmc_verify.paper_repro.vrsg import claims as C  # noqa: F401  (registers the claims)
+from sgmcmc_verify.paper_repro.vrsg.blr import blr_proba
+from sgmcmc_verify.paper_repro.vrsg.mlp import CURVES, _criterion, classifier_chains, curve_rows, make_sampler
+from sgmcmc_verify.ledger.claims import get as get_claim
+from sgmcmc_verify.store.io import write_csv, write_json
+from sgmcmc_verify.targets import LogisticRegressionTarget, MLPClassifierTarget
 
 SPEC = {"n1": 20, "n2": 4, "update_interval": 10, "batch_size": 4, "replace": False}
 
@@ -191,7 +191,7 @@ def test_counts_that_disagree_make_a_claim_inconclusive(tmp_path):
 
 
 def test_gradient_noise_matches_the_brute_force_spread(mlp):
-    from paper_repro.vrsg.mlp import gradient_noise
+    from sgmcmc_verify.paper_repro.vrsg.mlp import gradient_noise
 
     theta = mlp.initial_position(np.random.default_rng(4), 2)
     out = gradient_noise(mlp, theta, 1e-3, 4, chunk=37)  # blocks that do not divide N
@@ -205,7 +205,7 @@ def test_gradient_noise_matches_the_brute_force_spread(mlp):
 
 def test_control_variate_variance_ratio_matches_brute_force(mlp):
     """c(n1)·S²(β) + c(b)·S²(α − β) over c(b)·S²(α), c(k) = N²/k·(N−k)/(N−1); an anchor at θ gives c(n1)/c(b)."""
-    from paper_repro.vrsg.mlp import gradient_noise
+    from sgmcmc_verify.paper_repro.vrsg.mlp import gradient_noise
 
     rng = np.random.default_rng(5)
     theta = mlp.initial_position(rng, 2)
@@ -235,7 +235,7 @@ def test_claims_on_other_data_than_the_papers_are_capped_at_inconclusive(tmp_pat
 def test_a_method_tuned_at_the_edge_of_its_grid_caps_the_verdict(tmp_path):
     """The same resolved curves (SGLD lower): 'failed' with both η inside their grids; 'inconclusive', the measured
     verdict kept, when vrSG-MCMC's η is the top of its grid (the optimum may lie outside it)."""
-    from verify.store.io import read_json
+    from sgmcmc_verify.store.io import read_json
 
     _write_curves(tmp_path, "mlp.csv", {"SGLD": 0.05, "vrSG-MCMC": 0.1}, source="MNIST IDX files")
     claim = get_claim("vrsg.fig2.mnist.faster_than_sgld")
@@ -263,7 +263,7 @@ def test_remark8_claim_fails_when_sgld_wins_under_both_budgets(tmp_path):
     assert v.status == "inconclusive" and v.measured["all|curve mean"]["status"] == "inconclusive"
     assert v.measured["remark8|curve mean"]["status"] == "held"
     # the same failing curves, but vrSG-MCMC's η tuned at the end of its grid: reported, not counted
-    from verify.store.io import read_json
+    from sgmcmc_verify.store.io import read_json
 
     _write_curves(tmp_path, "mlp.csv", {"SGLD": 0.05, "vrSG-MCMC": 0.1})
     meta = read_json(tmp_path / "vrsg" / "mlp.json")
@@ -291,7 +291,7 @@ def test_remark8_claim_does_not_count_the_mnist_subset_or_a_slower_start(tmp_pat
 
 @pytest.mark.parametrize("method", ["SGLD", "vrSG-MCMC", "SVRG-LD"])
 def test_end_of_run_diagnostic_reads_the_anchor_from_the_sampler_state(mlp, method):
-    from paper_repro.vrsg.mlp import _noise_at_end
+    from sgmcmc_verify.paper_repro.vrsg.mlp import _noise_at_end
 
     spec = {**SPEC, "method": method, "eta": 0.3}
     r = classifier_chains(2, np.random.default_rng(3), spec=spec, target=mlp, start=mlp.initial_position,
@@ -338,9 +338,9 @@ def test_fig1_wallclock_fails_only_when_no_cost_per_step_would_save_n1(tmp_path,
 def test_pima_splits_study_reruns_the_experiment_per_split(tmp_path):
     """Split 0 is the registered experiment's split (the same bytes as ``run_blr_n1`` at its settings); another split
     is other data; every split gets both readings and the tuned-η edge flag."""
-    from paper_repro.vrsg.blr import run_blr_n1
-    from paper_repro.vrsg.pima_splits import run_splits
-    from paper_repro.vrsg.settings import BLRSensitivitySettings
+    from sgmcmc_verify.paper_repro.vrsg.blr import run_blr_n1
+    from sgmcmc_verify.paper_repro.vrsg.pima_splits import run_splits
+    from sgmcmc_verify.paper_repro.vrsg.settings import BLRSensitivitySettings
 
     out = run_splits([0, 1], tmp_path / "s", scale="smoke")
     assert set(out) == {0, 1} and (tmp_path / "s" / "summary.json").exists()

@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paper_repro.vrsg.theory_lambda import anchor_gaps, state_statistics
+from sgmcmc_verify.paper_repro.vrsg.theory_lambda import anchor_gaps, state_statistics
 from support import vrsg as S
-from analytic import vrsg as V
-from verify.estimators import TwoMinibatchControlVariate, UniformMinibatch
-from verify.runner import run_chains
-from verify.samplers import vrsg_ld
+from sgmcmc_verify.analytic import vrsg as V
+from sgmcmc_verify.estimators import TwoMinibatchControlVariate, UniformMinibatch
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.samplers import vrsg_ld
 
 
 def _vr(cls, n2=10, n1=100, m=10):
@@ -110,7 +110,7 @@ def test_anchor_gaps_follow_the_estimators_refresh_schedule():
 
 
 def test_state_statistics_are_the_analytic_quantities():
-    from paper_repro.vrsg.theory import pima_target
+    from sgmcmc_verify.paper_repro.vrsg.theory import pima_target
 
     t = pima_target()
     rng = np.random.default_rng(1)

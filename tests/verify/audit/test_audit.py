@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from verify import samplers
-from verify.audit import AuditSettings, audit, exact_recursion, load_factory
-from verify.audit.consistency import ORDER_TOLERANCE, consistency_check
-from verify.audit.cost import cost_check
-from verify.audit.stability import stability_check
-from verify.targets import gaussian_means_target
+from sgmcmc_verify import samplers
+from sgmcmc_verify.audit import AuditSettings, audit, exact_recursion, load_factory
+from sgmcmc_verify.audit.consistency import ORDER_TOLERANCE, consistency_check
+from sgmcmc_verify.audit.cost import cost_check
+from sgmcmc_verify.audit.stability import stability_check
+from sgmcmc_verify.targets import gaussian_means_target
 
 from support.audit import sgld_biased_gradient, sgld_missing_sqrt2, ula
 
@@ -114,13 +114,13 @@ def test_bad_inputs_are_named():
         load_factory("no_such_sampler")
     with pytest.raises(ValueError, match="factory module"):
         load_factory("no.such.module:f")
-    assert load_factory("verify.samplers:sgld") is samplers.sgld and load_factory("SGLD") is samplers.sgld
+    assert load_factory("sgmcmc_verify.samplers:sgld") is samplers.sgld and load_factory("SGLD") is samplers.sgld
     with pytest.raises(ValueError, match="checks"):
         audit(samplers.sgld, scale="smoke", checks=("nope",))
 
 
 def test_cli_audit_exits_1_on_a_flagged_sampler_and_writes_the_page(tmp_path, capsys):
-    from verify.cli import main
+    from sgmcmc_verify.cli import main
 
     rc = main(["audit", "support.audit:sgld_missing_sqrt2", "--scale", "smoke", "--name", "nosqrt2",
                "--checks", "consistency_gaussian,cost", "--results", str(tmp_path / "results"),
@@ -139,7 +139,7 @@ def test_cli_audit_exits_1_on_a_flagged_sampler_and_writes_the_page(tmp_path, ca
 
 
 def test_cli_audit_rejects_bad_params(tmp_path):
-    from verify.cli import main
+    from sgmcmc_verify.cli import main
 
     assert main(["audit", "SGLD", "--param", "oops", "--results", str(tmp_path)]) == 2
     assert main(["audit", "SGLD", "--scale", "paper", "--results", str(tmp_path)]) == 2

@@ -12,10 +12,10 @@ import itertools
 import numpy as np
 import pytest
 
-from verify.estimators import ClusteredMinibatch, cluster_allocation, kmeans_clusters
-from verify.integrators import UnderdampedEM
-from verify.runner import run_chains
-from verify.targets import MLPClassifierTarget
+from sgmcmc_verify.estimators import ClusteredMinibatch, cluster_allocation, kmeans_clusters
+from sgmcmc_verify.integrators import UnderdampedEM
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets import MLPClassifierTarget
 
 
 class UniformWeightBug(ClusteredMinibatch):

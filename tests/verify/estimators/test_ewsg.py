@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from verify.estimators import EWSGIndexChain, StepContext
-from verify.integrators import UnderdampedEM
+from sgmcmc_verify.estimators import EWSGIndexChain, StepContext
+from sgmcmc_verify.integrators import UnderdampedEM
 
 
 def test_ewsg_at_zero_temperature_is_refused(zero_target):

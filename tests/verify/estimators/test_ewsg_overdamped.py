@@ -3,11 +3,11 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from verify import samplers
-from verify.estimators import EWSGIndexChain, StepContext
-from verify.integrators import OverdampedEM
-from verify.integrators.preconditioners import RMSpropPreconditioner
-from verify.runner import run_chains
+from sgmcmc_verify import samplers
+from sgmcmc_verify.estimators import EWSGIndexChain, StepContext
+from sgmcmc_verify.integrators import OverdampedEM
+from sgmcmc_verify.integrators.preconditioners import RMSpropPreconditioner
+from sgmcmc_verify.runner import run_chains
 
 
 @pytest.mark.parametrize("batch_size", [1, 3])

@@ -4,12 +4,12 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, variance_corrected_em_recursion
-from verify import samplers
-from verify.errors import DivergenceError
-from verify.estimators import EWSGIndexChain, EWSGVarianceReduced, GradientEstimate, StepContext, calibration_moments
-from verify.integrators import UnderdampedEM
-from verify.runner import run_chains
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, variance_corrected_em_recursion
+from sgmcmc_verify import samplers
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import EWSGIndexChain, EWSGVarianceReduced, GradientEstimate, StepContext, calibration_moments
+from sgmcmc_verify.integrators import UnderdampedEM
+from sgmcmc_verify.runner import run_chains
 
 GAMMA = 10.0
 
@@ -150,7 +150,7 @@ def test_bad_parameters_are_named(kw, match):
 
 
 def test_ewsg_vr_refuses_overdamped_langevin(target):
-    from verify.integrators import OverdampedEM
+    from sgmcmc_verify.integrators import OverdampedEM
     s = OverdampedEM(target, 1e-3, EWSGVarianceReduced(EWSGIndexChain(1, x_choice="zero")))
     with pytest.raises(ValueError, match="underdamped"):
         s.step(s.init(np.zeros((2, 2))), np.random.default_rng(0))

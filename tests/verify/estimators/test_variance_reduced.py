@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verify.estimators import (HybridGradient, RecursiveGradient, SVRGControlVariate, UniformMinibatch,
+from sgmcmc_verify.estimators import (HybridGradient, RecursiveGradient, SVRGControlVariate, UniformMinibatch,
                                periodic_reset_period)
-from verify.runner import run_chains
-from verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
-from verify.targets import gaussian_means_target, hsg_mixture_target
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.samplers import hsg_hmc, sg_ul_mcmc, srvr_hmc
+from sgmcmc_verify.targets import gaussian_means_target, hsg_mixture_target
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,7 @@ def test_svrg_wraps_its_base_minibatch():
 
 
 def test_rho_value_refuses_an_unknown_schedule_instead_of_treating_it_as_constant():
-    from verify.estimators import rho_value
+    from sgmcmc_verify.estimators import rho_value
 
     assert rho_value("constant", 3, constant=0.25) == 0.25 and rho_value("harmonic", 4) == 0.25
     with pytest.raises(ValueError, match="schedule"):

@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verify.estimators import (SVRGControlVariate, TwoMinibatchControlVariate, UniformMinibatch, subset_indices,
+from sgmcmc_verify.estimators import (SVRGControlVariate, TwoMinibatchControlVariate, UniformMinibatch, subset_indices,
                                uniform_indices)
-from verify.integrators import OverdampedEM
-from verify.runner import run_chains
-from verify.samplers import build, vrsg_estimator, vrsg_hmc, vrsg_ld
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.integrators import OverdampedEM
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.samplers import build, vrsg_estimator, vrsg_hmc, vrsg_ld
+from sgmcmc_verify.targets import gaussian_means_target
 
 
 @pytest.mark.parametrize("n, b", [(10, 1), (10, 4), (10, 9), (10, 10), (1000, 50), (1000, 100), (1000, 999)])

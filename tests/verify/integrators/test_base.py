@@ -12,12 +12,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from verify import samplers
-from verify.errors import DivergenceError
-from verify.estimators import UniformMinibatch
-from verify.integrators import (HMC, MALA, ExponentialIntegrator, IdentityPreconditioner, Integrator,
+from sgmcmc_verify import samplers
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import UniformMinibatch
+from sgmcmc_verify.integrators import (HMC, MALA, ExponentialIntegrator, IdentityPreconditioner, Integrator,
                                 LaplacianPreconditioner, OverdampedEM, RMSpropPreconditioner, Sampler, UnderdampedEM)
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.targets import gaussian_means_target
 
 TARGET = gaussian_means_target(50, 16, 1)
 

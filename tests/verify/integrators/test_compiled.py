@@ -1,15 +1,15 @@
-"""verify.integrators.compiled: the numba kernels give the NumPy steps' numbers bit for bit, and the same generator state."""
+"""sgmcmc_verify.integrators.compiled: the numba kernels give the NumPy steps' numbers bit for bit, and the same generator state."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from verify.errors import DivergenceError
-from verify.estimators import FullGradient, UniformMinibatch
-from verify.integrators import LaplacianPreconditioner, OverdampedEM, UnderdampedEM
-from verify.integrators.compiled import advance, numba_available, unsupported_reason
-from verify.samplers import ewsg, sghmc, sgld
-from verify.targets import (GaussianMeanModel, GaussianMeansTarget, GaussianTarget, LSMixtureTarget, gaussian_means_target,
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import FullGradient, UniformMinibatch
+from sgmcmc_verify.integrators import LaplacianPreconditioner, OverdampedEM, UnderdampedEM
+from sgmcmc_verify.integrators.compiled import advance, numba_available, unsupported_reason
+from sgmcmc_verify.samplers import ewsg, sghmc, sgld
+from sgmcmc_verify.targets import (GaussianMeanModel, GaussianMeansTarget, GaussianTarget, LSMixtureTarget, gaussian_means_target,
                             hsg_mixture_target, mixture_centers)
 
 needs_numba = pytest.mark.skipif(not numba_available(), reason="numba (the 'compiled' extra) is not installed")

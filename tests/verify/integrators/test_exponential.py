@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from analytic.linear_samplers import minibatch_noise_covariance, propagate_moments
-from analytic.ou_integrator import exponential_integrator_recursion, ou_noise_covariance
-from verify.errors import DivergenceError
-from verify.estimators import EWSGIndexChain, FullGradient, GradientEstimate, StepContext, UniformMinibatch
-from verify.integrators import ExponentialIntegrator, UnderdampedState, friction_for_decay
-from verify.runner import run_chains
-from verify.samplers import sg_ul_mcmc
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, propagate_moments
+from sgmcmc_verify.analytic.ou_integrator import exponential_integrator_recursion, ou_noise_covariance
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import EWSGIndexChain, FullGradient, GradientEstimate, StepContext, UniformMinibatch
+from sgmcmc_verify.integrators import ExponentialIntegrator, UnderdampedState, friction_for_decay
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.samplers import sg_ul_mcmc
+from sgmcmc_verify.targets import gaussian_means_target
 
 Z_BOUND = 4.5  # two-sided normal tail 7e-6 per statistic; every test below is seeded
 

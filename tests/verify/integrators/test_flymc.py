@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from verify.integrators.flymc import FireflyMC
-from verify.integrators.random_walk import RandomWalkMetropolis
-from verify.runner import run_chains
-from verify.targets.bounds import GaussianFitTarget, GaussianFitTaylorBound, LogisticJJBound, lognormal_data
+from sgmcmc_verify.integrators.flymc import FireflyMC
+from sgmcmc_verify.integrators.random_walk import RandomWalkMetropolis
+from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.targets.bounds import GaussianFitTarget, GaussianFitTaylorBound, LogisticJJBound, lognormal_data
 
 Z_BOUND = 4.5  # two-sided normal tail 7e-6 per statistic (4 statistics per run); every test is seeded
 CHAINS, STEPS = 4000, 400

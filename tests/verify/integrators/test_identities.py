@@ -2,10 +2,10 @@
 import numpy as np
 import pytest
 
-from verify import samplers as S
-from verify.estimators import SVRGControlVariate, UniformMinibatch
-from verify.integrators import OverdampedEM, RMSpropPreconditioner, UnderdampedEM
-from verify.runner import run_chains
+from sgmcmc_verify import samplers as S
+from sgmcmc_verify.estimators import SVRGControlVariate, UniformMinibatch
+from sgmcmc_verify.integrators import OverdampedEM, RMSpropPreconditioner, UnderdampedEM
+from sgmcmc_verify.runner import run_chains
 
 
 def test_zero_gradient_zero_temperature_overdamped_leaves_position_unchanged(zero_target):

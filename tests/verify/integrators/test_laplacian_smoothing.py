@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from analytic.laplacian import paper_matrix_2d, smoothing_matrix
-from analytic.ls_exact import fokker_planck_residual, ls_sgld_recursion, small_step_stationary_error
+from sgmcmc_verify.analytic.laplacian import paper_matrix_2d, smoothing_matrix
+from sgmcmc_verify.analytic.ls_exact import fokker_planck_residual, ls_sgld_recursion, small_step_stationary_error
 from support.ls_sgld import MU, TARGET, agrees_with_exact, exact, run, theorem33_structure
-from verify import samplers as L
-from verify.errors import DivergenceError
-from verify.integrators import LaplacianPreconditioner, MatrixSmoothing, OverdampedEM, PeriodicSmoothing
-from verify.integrators.smoothing import paper_2d_smoothing
+from sgmcmc_verify import samplers as L
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.integrators import LaplacianPreconditioner, MatrixSmoothing, OverdampedEM, PeriodicSmoothing
+from sgmcmc_verify.integrators.smoothing import paper_2d_smoothing
 
 
 def test_ls_sgld_zero_temperature_is_smoothed_gradient_step():

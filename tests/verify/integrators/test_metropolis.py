@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analytic.gaussian import quadratic_posterior
-from verify.integrators.metropolis import HMC, MALA, MCMCState
-from verify.runner import run_chains as run
-from verify.targets import gaussian_means_target
+from sgmcmc_verify.analytic.gaussian import quadratic_posterior
+from sgmcmc_verify.integrators.metropolis import HMC, MALA, MCMCState
+from sgmcmc_verify.runner import run_chains as run
+from sgmcmc_verify.targets import gaussian_means_target
 
 Z_BOUND = 4.5  # two-sided normal tail 7e-6 per statistic; every test is seeded
 CHAINS, STEPS = 4000, 300

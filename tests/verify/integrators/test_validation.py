@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from verify import samplers as S
-from verify.errors import DivergenceError
-from verify.estimators import EWSGIndexChain, UniformMinibatch
-from verify.integrators import UnderdampedEM
-from verify.runner import run_chains
+from sgmcmc_verify import samplers as S
+from sgmcmc_verify.errors import DivergenceError
+from sgmcmc_verify.estimators import EWSGIndexChain, UniformMinibatch
+from sgmcmc_verify.integrators import UnderdampedEM
+from sgmcmc_verify.runner import run_chains
 
 
 @pytest.mark.parametrize("bad", [0.0, -1e-3, np.nan, np.inf, "0.1", True])

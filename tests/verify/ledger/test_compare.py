@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from verify.cli import main
-from verify.errors import ResultFileError
-from verify.ledger.compare import compare_markdown, manifests
+from sgmcmc_verify.cli import main
+from sgmcmc_verify.errors import ResultFileError
+from sgmcmc_verify.ledger.compare import compare_markdown, manifests
 
 
 def _claim(cid, status, detail="d"):

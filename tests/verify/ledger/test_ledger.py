@@ -3,11 +3,11 @@ import json
 
 import pytest
 
-from verify.ledger import baseline
-from verify.ledger.claims import (Claim, Verdict, all_claims, get, interval_verdict, not_run_claim, ordering_verdict,
+from sgmcmc_verify.ledger import baseline
+from sgmcmc_verify.ledger.claims import (Claim, Verdict, all_claims, get, interval_verdict, not_run_claim, ordering_verdict,
                                   slope_verdict)
-from verify.ledger.report import MissingResultsError, evaluate, write_report
-from verify.ledger.report_check import check_links
+from sgmcmc_verify.ledger.report import MissingResultsError, evaluate, write_report
+from sgmcmc_verify.ledger.report_check import check_links
 
 
 def test_every_claim_is_complete_and_well_formed():

@@ -12,8 +12,8 @@ import sys
 import pytest
 from PIL import Image
 
-from verify.ledger.report_check import check_links, find_chromium, page_refs, render_page
-from verify.ledger.site import INDEX, SITE_DIR, render_site_from_json, status_class, write_site
+from sgmcmc_verify.ledger.report_check import check_links, find_chromium, page_refs, render_page
+from sgmcmc_verify.ledger.site import INDEX, SITE_DIR, render_site_from_json, status_class, write_site
 
 META = {"generated": "2026-11-23T12:00:00+0000", "git": {"commit": "abc123", "dirty": False}, "counts": {}}
 

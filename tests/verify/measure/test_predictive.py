@@ -1,8 +1,8 @@
-"""verify.measure.predictive: the burn-in-window average of recorded predictions and its scores (exact checks)."""
+"""sgmcmc_verify.measure.predictive: the burn-in-window average of recorded predictions and its scores (exact checks)."""
 import numpy as np
 import pytest
 
-from verify.measure.predictive import classification_scores, window_average
+from sgmcmc_verify.measure.predictive import classification_scores, window_average
 
 
 @pytest.mark.parametrize("fraction", [0.0, 0.25, 0.5, 0.9])

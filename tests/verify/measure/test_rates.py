@@ -1,8 +1,8 @@
-"""verify.measure.rates: slope fits with bootstrap intervals and what their intervals imply."""
+"""sgmcmc_verify.measure.rates: slope fits with bootstrap intervals and what their intervals imply."""
 import numpy as np
 import pytest
 
-from verify.measure.rates import fit_bound, fit_slope, se_from_interval
+from sgmcmc_verify.measure.rates import fit_bound, fit_slope, se_from_interval
 
 
 def test_se_from_interval_uses_the_interval_level():

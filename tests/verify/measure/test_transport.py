@@ -1,10 +1,10 @@
-"""verify.transport: exact W2 against the sorted-sample identity, Sinkhorn against its entropic bracket."""
+"""sgmcmc_verify.transport: exact W2 against the sorted-sample identity, Sinkhorn against its entropic bracket."""
 import math
 
 import numpy as np
 import pytest
 
-from verify.measure.transport import TransportBatch, w2_exact, w2_many, w2_sinkhorn
+from sgmcmc_verify.measure.transport import TransportBatch, w2_exact, w2_many, w2_sinkhorn
 
 
 def _sorted_w2(x, y):

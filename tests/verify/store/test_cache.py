@@ -4,12 +4,12 @@ import dataclasses
 
 import pytest
 
-import verify.store.cache as vc
-import verify.store.registry as vr
-from verify.store.cache import code_fingerprint, run_experiment
-from verify.store.io import write_csv
-from verify.store.registry import Experiment
-from verify.store.settings import ScaledSettings
+import sgmcmc_verify.store.cache as vc
+import sgmcmc_verify.store.registry as vr
+from sgmcmc_verify.store.cache import code_fingerprint, run_experiment
+from sgmcmc_verify.store.io import write_csv
+from sgmcmc_verify.store.registry import Experiment
+from sgmcmc_verify.store.settings import ScaledSettings
 
 #: The values the fake experiments' settings classes return (mutated by the tests to change a setting).
 VALUES = {"a": {"x": 1}, "b": {"y": 2}}
@@ -49,7 +49,7 @@ def fake_registry(monkeypatch):
         return run
 
     for name, cls in (("a", ASettings), ("b", BSettings)):
-        vr.register_experiment(Experiment(f"testpaper.{name}", "testpaper", name, "verify.store.io", (f"{name}.csv",),
+        vr.register_experiment(Experiment(f"testpaper.{name}", "testpaper", name, "sgmcmc_verify.store.io", (f"{name}.csv",),
                                           cls, make(name)))
     return calls, VALUES, make
 
@@ -91,21 +91,21 @@ def test_interrupted_run_leaves_nothing_half_written_and_resumes(tmp_path, fake_
 
 
 def test_code_fingerprint_follows_in_project_imports_only():
-    _, mods = code_fingerprint("paper_repro.ewsg.experiments")
-    assert {"verify.samplers", "verify.estimators.ewsg", "verify.integrators.underdamped",
-            "analytic.linear_samplers"} <= set(mods)
-    assert "verify.cli" not in mods and "paper_repro.ls_sgld.mixture" not in mods
+    _, mods = code_fingerprint("sgmcmc_verify.paper_repro.ewsg.experiments")
+    assert {"sgmcmc_verify.samplers", "sgmcmc_verify.estimators.ewsg", "sgmcmc_verify.integrators.underdamped",
+            "sgmcmc_verify.analytic.linear_samplers"} <= set(mods)
+    assert "sgmcmc_verify.cli" not in mods and "sgmcmc_verify.paper_repro.ls_sgld.mixture" not in mods
 
 
 def test_changed_sampler_code_changes_exactly_the_dependent_fingerprints(tmp_path, monkeypatch):
-    ewsg_before = code_fingerprint("paper_repro.ewsg.experiments")[0]
-    lap_before = code_fingerprint("analytic.laplacian")[0]
+    ewsg_before = code_fingerprint("sgmcmc_verify.paper_repro.ewsg.experiments")[0]
+    lap_before = code_fingerprint("sgmcmc_verify.analytic.laplacian")[0]
     real = vc._module_file
     edited = tmp_path / "samplers.py"
-    edited.write_text(open(real("verify.samplers")).read() + "\n# an edit\n")
-    monkeypatch.setattr(vc, "_module_file", lambda m: str(edited) if m == "verify.samplers" else real(m))
-    assert code_fingerprint("paper_repro.ewsg.experiments")[0] != ewsg_before
-    assert code_fingerprint("analytic.laplacian")[0] == lap_before
+    edited.write_text(open(real("sgmcmc_verify.samplers")).read() + "\n# an edit\n")
+    monkeypatch.setattr(vc, "_module_file", lambda m: str(edited) if m == "sgmcmc_verify.samplers" else real(m))
+    assert code_fingerprint("sgmcmc_verify.paper_repro.ewsg.experiments")[0] != ewsg_before
+    assert code_fingerprint("sgmcmc_verify.analytic.laplacian")[0] == lap_before
 
 
 def test_atomic_csv_write_keeps_the_old_file_on_failure(tmp_path):
@@ -132,7 +132,7 @@ def test_the_key_is_built_from_the_settings_dataclass_the_experiment_receives(tm
 
 
 def test_every_registered_experiment_declares_a_settings_dataclass():
-    from verify.store.registry import all_experiments
+    from sgmcmc_verify.store.registry import all_experiments
 
     for e in all_experiments():
         for scale in ("smoke", "default", "paper"):
@@ -144,7 +144,7 @@ def test_every_registered_experiment_declares_a_settings_dataclass():
 def test_register_refuses_settings_that_are_not_a_dataclass(monkeypatch):
     monkeypatch.setattr(vr, "_EXPERIMENTS", {})
     with pytest.raises(ValueError, match="ScaledSettings"):
-        vr.register_experiment(Experiment("testpaper.c", "testpaper", "c", "verify.store.io", ("c.csv",),
+        vr.register_experiment(Experiment("testpaper.c", "testpaper", "c", "sgmcmc_verify.store.io", ("c.csv",),
                                           lambda scale: {}, lambda *a: None))
 
 
@@ -157,7 +157,7 @@ def test_written_results_and_reports_are_readable_like_any_new_file(tmp_path):
     """Atomic writes go through a private temporary file; the result gets 0666 less the umask (not 0600)."""
     import os
 
-    from verify.store.io import write_json, write_text
+    from sgmcmc_verify.store.io import write_json, write_text
 
     mask = os.umask(0o022)
     os.umask(mask)

@@ -24,11 +24,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import verify.store.registry as vr
+import sgmcmc_verify.store.registry as vr
 from support import DATA_DIR
 from support.faults import TESTS_DIR, TINY, spawn
-from verify.cli import main
-from verify.store.cache import run_experiment
+from sgmcmc_verify.cli import main
+from sgmcmc_verify.store.cache import run_experiment
 
 FIXTURE = DATA_DIR / "a3a_fixture.libsvm"
 CHILD_TIMEOUT = 60
@@ -186,8 +186,8 @@ def test_figures_refuse_an_emptied_results_file(fig1a_copy, tmp_path, capsys):
 def test_a_panel_refuses_a_file_without_rows_even_without_a_manifest(tmp_path):
     """An emptied fig1d.csv (header kept) drew an empty panel labelled "(held)"; without a manifest to check,
     the panel's own reading must refuse it, naming the file."""
-    from figures.ewsg import draw_all
-    from verify.errors import ResultFileError
+    from sgmcmc_verify.figures.ewsg import draw_all
+    from sgmcmc_verify.errors import ResultFileError
 
     res = tmp_path / "ewsg"
     res.mkdir()
@@ -202,13 +202,13 @@ def test_a_panel_missing_columns_names_its_file(paper, fname, tmp_path):
     """A results file that parses but lacks the columns its panel reads (no manifest to check it against)."""
     import importlib
 
-    from verify.errors import ResultFileError
+    from sgmcmc_verify.errors import ResultFileError
 
     res = tmp_path / paper
     res.mkdir()
     (res / fname).write_text("a,b\n1,2\n")
     with pytest.raises(ResultFileError) as e:
-        importlib.import_module(f"figures.{paper}").draw_all(res, tmp_path / "o")
+        importlib.import_module(f"sgmcmc_verify.figures.{paper}").draw_all(res, tmp_path / "o")
     assert str(res / fname) in str(e.value)
 
 
@@ -316,7 +316,7 @@ def test_a_figure_killed_while_written_leaves_no_truncated_pdf(tmp_path):
         "    return real(self, fname, *a, **k)\n"
         "mf.Figure.savefig = savefig\n"
         "import matplotlib.pyplot as plt\n"
-        "from figures._common import save_figure\n"
+        "from sgmcmc_verify.figures._common import save_figure\n"
         "fig, ax = plt.subplots()\n"
         "ax.plot([0, 1])\n"
         f"save_figure(fig, {str(out)!r}, 'panel')\n")
@@ -326,7 +326,7 @@ def test_a_figure_killed_while_written_leaves_no_truncated_pdf(tmp_path):
     assert not (out / "panel.pdf").exists(), "a truncated PDF under the figure's own name"
     import matplotlib.pyplot as plt
 
-    from figures._common import save_figure
+    from sgmcmc_verify.figures._common import save_figure
 
     fig, ax = plt.subplots()
     ax.plot([0, 1])
@@ -355,7 +355,7 @@ def test_a_zero_index_in_one_file_of_a_libsvm_pair_is_refused(tmp_path, clean_da
 
 
 def test_a_pair_is_read_with_one_indexing(tmp_path):
-    from verify.targets.datasets import load_libsvm_pair
+    from sgmcmc_verify.targets.datasets import load_libsvm_pair
 
     lines = ["+1 0:1 3:2", "-1 1:1 2:1"]
     a, b = _libsvm(tmp_path / "toy", lines), _libsvm(tmp_path / "toy.t", lines)
@@ -369,7 +369,7 @@ def test_a_pair_is_read_with_one_indexing(tmp_path):
 
 
 def test_unknown_labels_are_refused_not_mapped(tmp_path):
-    from verify.targets.datasets import load_libsvm
+    from sgmcmc_verify.targets.datasets import load_libsvm
 
     f = _libsvm(tmp_path / "five_seven", ["5 1:1", "7 2:1", "5 3:1"])
     with pytest.raises(ValueError, match="labels 5 and 7") as e:
@@ -379,7 +379,7 @@ def test_unknown_labels_are_refused_not_mapped(tmp_path):
 
 
 def test_a_malformed_data_file_is_named(tmp_path):
-    from verify.targets.datasets import load_libsvm
+    from sgmcmc_verify.targets.datasets import load_libsvm
 
     f = _libsvm(tmp_path / "garbage", ["abc def", "1 2:x"])
     with pytest.raises(ValueError) as e:
@@ -388,7 +388,7 @@ def test_a_malformed_data_file_is_named(tmp_path):
 
 
 def test_a_huge_feature_index_is_refused_before_allocating(tmp_path):
-    from verify.targets.datasets import load_libsvm
+    from sgmcmc_verify.targets.datasets import load_libsvm
 
     f = _libsvm(tmp_path / "huge", ["+1 1:1 2000000000:1", "-1 2:1"])  # a dense 2 x 2e9 float64 matrix: 32 GB
     with pytest.raises(ValueError, match="GiB") as e:
@@ -422,8 +422,8 @@ def test_every_documented_backend_gives_identical_bytes(backend, fig1b_reference
 
 
 def test_the_documented_backends_are_the_accepted_ones(capsys):
-    from verify.cli import BACKENDS
-    from verify.store.cache import BACKENDS as STORE_BACKENDS
+    from sgmcmc_verify.cli import BACKENDS
+    from sgmcmc_verify.store.cache import BACKENDS as STORE_BACKENDS
 
     with pytest.raises(SystemExit):
         main(["run", "--help"])
@@ -439,7 +439,7 @@ def test_the_documented_backends_are_the_accepted_ones(capsys):
 @pytest.fixture
 def baselines(tmp_path, monkeypatch):
     """A copy of the committed baselines to damage; the smoke rerun is replaced by the committed numbers."""
-    from verify.ledger import baseline
+    from sgmcmc_verify.ledger import baseline
 
     d = tmp_path / "baselines"
     shutil.copytree(baseline.BASELINE_DIR, d)
@@ -505,7 +505,7 @@ def test_n_jobs_minus_one_means_every_core(with_tiny_registered, tmp_path):
 
 
 def test_ewsg_with_zero_chains_is_a_value_error(target):
-    from verify import samplers
+    from sgmcmc_verify import samplers
 
     s = samplers.build("EWSG", target, 0.05, friction=10.0)
     with pytest.raises(ValueError, match="position must hold at least one chain"):
@@ -513,7 +513,7 @@ def test_ewsg_with_zero_chains_is_a_value_error(target):
 
 
 def test_a_non_numeric_noise_scale_is_a_value_error(target):
-    from verify import samplers
+    from sgmcmc_verify import samplers
 
     with pytest.raises(ValueError, match="noise_scale must be a finite number >= 0, got 'a'"):
         samplers.build("SGHMC", target, 0.05, friction=10.0, noise_scale="a")
@@ -537,7 +537,7 @@ def test_figures_on_a_missing_results_directory_is_an_error(tmp_path, capsys):
 # ---- a partial ledger: --available evaluates what is stored, names what is not ---------------------------
 
 def test_report_available_evaluates_the_stored_claims_and_lists_the_rest(fig1a_copy, capsys):
-    from verify.ledger.claims import all_claims
+    from sgmcmc_verify.ledger.claims import all_claims
 
     root, _ = fig1a_copy
     stored = {c.id for c in all_claims() if c.paper == "ewsg" and set(c.experiments) <= {"ewsg.fig1a"}}

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from verify.targets.bounds import (GaussianFitTarget, GaussianFitTaylorBound, LogisticJJBound, jj_lambda,
+from sgmcmc_verify.targets.bounds import (GaussianFitTarget, GaussianFitTaylorBound, LogisticJJBound, jj_lambda,
                                    lognormal_data)
 
 FD_STEP = 1e-6

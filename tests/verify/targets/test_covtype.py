@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from support import DATA_DIR
 
-from verify.targets.covtype import COVTYPE_FEATURES, load_covtype
+from sgmcmc_verify.targets.covtype import COVTYPE_FEATURES, load_covtype
 
 CSV, LIBSVM = DATA_DIR / "covtype_fixture.data", DATA_DIR / "covtype_fixture.libsvm"
 

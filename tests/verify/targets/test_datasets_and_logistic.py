@@ -1,11 +1,11 @@
-"""verify.targets.datasets and the logistic-regression target (likelihood × prior)."""
+"""sgmcmc_verify.targets.datasets and the logistic-regression target (likelihood × prior)."""
 import numpy as np
 import pytest
 
 from support import DATA_DIR
-from verify.targets.datasets import (data_identity, load, load_builtin, load_libsvm, set_data_path, standardize,
+from sgmcmc_verify.targets.datasets import (data_identity, load, load_builtin, load_libsvm, set_data_path, standardize,
                                      train_test_split, user_data_names)
-from verify.targets.logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
+from sgmcmc_verify.targets.logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
 
 FIXTURE = DATA_DIR / "a3a_fixture.libsvm"
 

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from verify.estimators.base import minibatch_gradient, sum_data_gradients
-from verify.targets import GaussianMeanModel, GaussianMeansTarget
+from sgmcmc_verify.estimators.base import minibatch_gradient, sum_data_gradients
+from sgmcmc_verify.targets import GaussianMeanModel, GaussianMeansTarget
 
 
 @pytest.mark.parametrize("n, d, chains, b", [(50, 2, 1000, 10), (50, 2, 1000, 1), (50, 1, 300, 100), (200, 5, 33, 17),
@@ -22,7 +22,7 @@ def test_exact_sum_is_bit_identical_to_per_datum_sum(n, d, chains, b, cls):
 
 
 def test_anisotropic_target_gradients_posterior_and_reduction_to_the_isotropic_one():
-    from verify.targets import AnisotropicGaussianMeansTarget, anisotropic_gaussian_means_target, gaussian_means_target
+    from sgmcmc_verify.targets import AnisotropicGaussianMeansTarget, anisotropic_gaussian_means_target, gaussian_means_target
 
     t = anisotropic_gaussian_means_target([1.0, 0.25, 4.0], n=30)
     rng = np.random.default_rng(0)

@@ -13,7 +13,7 @@ import struct
 import numpy as np
 import pytest
 
-from verify.targets.datasets import (ENV_VAR, data_identity, load_cifar10, load_images, load_mnist_idx,
+from sgmcmc_verify.targets.datasets import (ENV_VAR, data_identity, load_cifar10, load_images, load_mnist_idx,
                                      load_mnist_subset, read_idx, set_data_path, split_images)
 
 

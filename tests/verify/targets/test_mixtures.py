@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verify.targets import HSGMixtureTarget, LSMixtureTarget, assumption_constants, hsg_mixture_target, mixture_centers
+from sgmcmc_verify.targets import HSGMixtureTarget, LSMixtureTarget, assumption_constants, hsg_mixture_target, mixture_centers
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ checked at 1e-12 relative (round-off of sums of at most a few hundred terms).
 import numpy as np
 import pytest
 
-from verify.estimators import minibatch_gradient, sum_data_gradients
-from verify.targets import MLPClassifierTarget
+from sgmcmc_verify.estimators import minibatch_gradient, sum_data_gradients
+from sgmcmc_verify.targets import MLPClassifierTarget
 
 
 def _problem(activation="sigmoid", n=40, p=6, hidden=5, K=3, seed=0, prior=0.7):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from support import DATA_DIR
-from verify.targets.datasets import (data_identity, load, load_parkinsons, set_data_path, standardize, train_test_split,
+from sgmcmc_verify.targets.datasets import (data_identity, load, load_parkinsons, set_data_path, standardize, train_test_split,
                                      user_data_path)
 
 FIXTURE = DATA_DIR / "parkinsons_fixture.data"
