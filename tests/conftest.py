@@ -104,3 +104,16 @@ def smoke_results(tmp_path_factory):
     for e in all_experiments():
         run_experiment(e, "smoke", results_root=root, n_jobs=2)
     return root
+
+
+@pytest.fixture(scope="session")
+def smoke_figures(smoke_results, tmp_path_factory):
+    """Every paper's figures drawn once from :func:`smoke_results` into a session temp dir (``<out>/<paper>/...``);
+    shared by the tests that check what the figure code draws."""
+    from sgmcmc_verify.store.registry import figure_modules
+
+    out = tmp_path_factory.mktemp("smoke_figures")
+    for name, mod in figure_modules().items():
+        if (smoke_results / name).is_dir():
+            mod.draw_all(smoke_results / name, out / name)
+    return out

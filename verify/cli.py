@@ -159,7 +159,10 @@ def _claims_for(target):
     return cs or [get(target)]
 
 
-def _report(a, log):
+def _report(a, log, write=True):
+    """Evaluate the claims of ``a.target`` (running what they need unless ``--no-run``); with ``write``, write
+    ``claims.json`` and the report. ``check`` evaluates without writing (the stored ledger and report stay as they are).
+    """
     from sgmcmc_verify.ledger.report import evaluate, write_report
     from sgmcmc_verify.store.registry import get_experiment
 
@@ -178,6 +181,8 @@ def _report(a, log):
             f"`sgmcmc-verify run <id> --results {a.results}` makes them): " + ", ".join(i for i, _ in skipped))
     if not records:
         raise FileNotFoundError(f"no claim could be evaluated: no stored results under {a.results}")
+    if not write:
+        return records
     meta = write_report(records, a.results, a.out)
     log(f"report: {meta['counts']} -> {Path(a.out) / 'REPORT.html'}, {Path(a.results) / 'claims.json'}")
     return records
@@ -208,9 +213,11 @@ def build_parser():
     sp = sub.add_parser("run", help="run experiments (an id, a paper id, or 'all')")
     sp.add_argument("target")
     common(sp)
-    sp = sub.add_parser("check", help="run what one claim needs and print its verdict")
+    sp = sub.add_parser("check", help="run what a claim (or every claim of a paper) needs and print the verdicts; "
+                                      "results/claims.json and the report are left as they are")
     sp.add_argument("target")
-    common(sp, out=True)
+    sp.add_argument("--no-run", action="store_true", help="evaluate the stored results as they are (run nothing)")
+    common(sp)
     sp = sub.add_parser("figures", help="draw figures from stored results")
     sp.add_argument("paper", nargs="?", default=None)
     sp.add_argument("--results", default="results")
@@ -362,8 +369,11 @@ def main(argv=None) -> int:
             for m in _run(_select_experiments(a.target), a, log):
                 print(f"{m['id']}: {'reused' if m['cached'] else 'computed'} ({m['key']})")
         elif a.cmd == "check":
-            rec = _report(a, log)[0]
-            print(f"{rec['id']}: {rec['status']} — {rec['detail']}")
+            from sgmcmc_verify.ledger.report import sort_records
+            for rec in sort_records(_report(a, log, write=False)):
+                print(f"{rec['id']}: {rec['label']} — {rec['line']}")
+                if rec.get("decide_by") and rec["status"] not in ("held", "failed", "depends"):
+                    print(f"    to decide: {rec['decide_by']['text']}")
         elif a.cmd == "figures":
             _figures(a.paper, a.results, a.out, log)
         elif a.cmd == "report":

@@ -213,6 +213,7 @@ def _lemma_rows(sched, h, r, cst):
              "lemma2_gap": float(z[:, j - 1].mean()) if j > 0 else nan,
              "lemma2_gap_se": float(z[:, j - 1].std(ddof=1) / math.sqrt(R)) if j > 0 else nan,
              "lemma2_stated_gap": float(z_stated[:, j - 1].mean()) if j > 0 else nan,
+             "lemma2_stated_gap_se": float(z_stated[:, j - 1].std(ddof=1) / math.sqrt(R)) if j > 0 else nan,
              "bound10": float(bound10[j])} for j in range(err2.shape[1])]
 
 

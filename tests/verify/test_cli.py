@@ -33,14 +33,30 @@ def test_debug_shows_the_traceback():
 
 
 def test_check_one_claim_at_smoke_scale_and_reuse(tmp_path, capsys):
-    argv = ["check", "ewsg.fig1b.recommended_x_best", "--scale", "smoke", "--results", str(tmp_path / "r"),
-            "--out", str(tmp_path / "o")]
+    argv = ["check", "ewsg.fig1b.recommended_x_best", "--scale", "smoke", "--results", str(tmp_path / "r")]
     assert main(argv) == 0
     cap = capsys.readouterr()
     assert cap.out.startswith("ewsg.fig1b.recommended_x_best: ") and "computed" in cap.err
     assert "realization" in cap.err  # the tqdm bar counts realizations
     assert main(argv + ["--no-progress"]) == 0
     assert "reused stored result" in capsys.readouterr().err
+    assert not (tmp_path / "r" / "claims.json").exists()   # check writes no ledger
+
+
+def test_check_a_paper_prints_every_claim_and_leaves_the_ledger_and_report_untouched(smoke_results, tmp_path, capsys):
+    """``check <paper>`` prints one verdict per claim of the paper; the stored claims.json and report stay byte for
+    byte as they were (it used to overwrite them with a one-claim ledger)."""
+    from sgmcmc_verify.ledger.claims import all_claims
+
+    ledger = smoke_results / "claims.json"
+    before = ledger.read_bytes() if ledger.exists() else None
+    assert main(["check", "ls_sgld", "--no-run", "--results", str(smoke_results)]) == 0
+    out = capsys.readouterr().out
+    ids = sorted(c.id for c in all_claims() if c.paper == "ls_sgld")
+    printed = sorted(ln.split(":")[0] for ln in out.splitlines() if ln and not ln.startswith(" "))
+    assert printed == ids and all(" against expected " in ln for ln in out.splitlines() if ln.startswith("ls_sgld."))
+    assert (ledger.read_bytes() if ledger.exists() else None) == before
+    assert not (tmp_path / "figures").exists()
 
 
 def test_figures_from_stored_results(smoke_results, tmp_path):

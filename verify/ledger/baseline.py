@@ -1,10 +1,12 @@
 """CI regression: smoke-scale numbers compared with committed baselines.
 
-Each paper's ``claims`` module may define ``BASELINE_METRICS``: a mapping claim id →
-``f(results_root) -> {name: (value, standard_error)}``. :func:`refresh` runs every experiment at
-the smoke scale and writes ``paper_repro/baselines/<paper>.json``; :func:`check` reruns them and
-reports every number that moved by more than its tolerance, and every claim of ``BASELINE_METRICS``
-whose baseline is missing (a deleted or emptied baseline file fails the check, naming it)
+Each claim declares its regression numbers (``regression=`` of :func:`sgmcmc_verify.ledger.claims.declare`:
+``f(results_root) -> {name: (value, standard_error)}``). A paper not yet converted to declared claims may still
+keep them in a ``BASELINE_METRICS`` mapping claim id → function in its ``claims`` module
+(:data:`sgmcmc_verify.ledger.claims.OLD_STYLE_PAPERS`). :func:`refresh` runs every experiment at the smoke scale and
+writes ``paper_repro/baselines/<paper>.json``; :func:`check` reruns them and reports every number that moved by
+more than its tolerance, and every registered claim whose baseline is missing (a deleted or emptied baseline
+file fails the check, naming it)
 
     |now − baseline| > 4 · sqrt(se_baseline² + se_now²) + ROUNDOFF · |baseline|,
 
@@ -42,16 +44,29 @@ Z = 4.0
 ROUNDOFF = 1e-6
 
 
+def _metric_functions() -> dict:
+    """``{paper: {claim id: f}}``: the regression functions declared on the claims, and an old-style paper's
+    ``BASELINE_METRICS`` (a claim id in both is an error: one place only)."""
+    claims = load_all()
+    out: dict = {p: {} for p in sorted({c.paper for c in claims.values()})}
+    for c in claims.values():
+        if c.regression is not None:
+            out[c.paper][c.id] = c.regression
+    for paper in out:
+        legacy = getattr(importlib.import_module(f"sgmcmc_verify.paper_repro.{paper}.claims"), "BASELINE_METRICS", {})
+        both = sorted(set(legacy) & set(out[paper]))
+        if both:
+            raise ValueError(f"{paper}: regression metrics of {both} are declared on the claim and in BASELINE_METRICS; "
+                             "keep them on the claim only")
+        out[paper].update(legacy)
+    return out
+
+
 def collect(results_root) -> dict:
     """``{paper: {claim id: {metric: [value, se]}}}`` from the stored results under ``results_root``."""
-    papers = sorted({c.paper for c in load_all().values()})
-    out = {}
-    for paper in papers:
-        mod = importlib.import_module(f"sgmcmc_verify.paper_repro.{paper}.claims")
-        metrics = getattr(mod, "BASELINE_METRICS", {})
-        out[paper] = {cid: {k: [float(v), float(se)] for k, (v, se) in fn(Path(results_root)).items()}
-                      for cid, fn in sorted(metrics.items())}
-    return out
+    return {paper: {cid: {k: [float(v), float(se)] for k, (v, se) in fn(Path(results_root)).items()}
+                    for cid, fn in sorted(fns.items())}
+            for paper, fns in _metric_functions().items()}
 
 
 def _run_smoke(results_root, n_jobs, log):
@@ -93,14 +108,9 @@ def compare(baseline: dict, now: dict) -> list[str]:
 
 
 def registered_metrics() -> dict:
-    """``{paper: [claim id, ...]}``: every claim that a paper's ``BASELINE_METRICS`` puts under regression."""
-    papers = sorted({c.paper for c in load_all().values()})
-    out = {}
-    for paper in papers:
-        metrics = getattr(importlib.import_module(f"sgmcmc_verify.paper_repro.{paper}.claims"), "BASELINE_METRICS", {})
-        if metrics:
-            out[paper] = sorted(metrics)
-    return out
+    """``{paper: [claim id, ...]}``: every claim under regression (declared on the claim, or in an old-style
+    paper's ``BASELINE_METRICS``)."""
+    return {paper: sorted(fns) for paper, fns in _metric_functions().items() if fns}
 
 
 def load_baselines(directory=None) -> tuple[dict, list[str]]:
@@ -154,7 +164,7 @@ def missing_baselines(baseline: dict, registered: dict, directory=None) -> list[
 def check(results_root=None, n_jobs=1, log=None) -> list[str]:
     """Rerun the smoke experiments and compare with the committed baselines; [] when all agree.
 
-    Every claim registered in a paper's ``BASELINE_METRICS`` must have its metrics in the baseline
+    Every claim under regression (:func:`registered_metrics`) must have its metrics in the baseline
     file of its paper: a missing or unreadable file, a missing claim, or a metric measured now but not
     in the baseline is a problem naming it (so the check cannot be switched off by deleting or
     emptying a baseline). Missing baselines are reported before anything is run.

@@ -1,44 +1,41 @@
-"""The claims ledger: every paper claim a checked entry with a status and the evidence.
+"""The claims ledger: every paper claim a declared entry with a status and the evidence.
 
-A :class:`Claim` names its source (seed file, theorem/equation/figure/table), states the claim in
-one sentence, says which experiment measures it and what relation is expected, gives the
-tolerance and *why*, and evaluates stored results into a :class:`Verdict`:
+A claim is a *declaration* (:func:`declare`): what is measured (an extractor reading an experiment's stored
+results, never measuring anything itself), the expected relation in words, the decision rule from the vocabulary
+of :mod:`sgmcmc_verify.ledger.rules` (readings and robustness axes included), and the smoke-scale regression
+metrics. The ledger decides (:func:`sgmcmc_verify.ledger.rules.judge`), applies the ledger-wide caps, and returns a
+:class:`~sgmcmc_verify.ledger.verdict.Verdict` (statuses ``held``, ``failed``, ``depends``, ``inconclusive``,
+``not run (scale)``, ``not run``; see :mod:`sgmcmc_verify.ledger.verdict`).
 
-``held``          the measurement supports the claim within the stated tolerance;
-``failed``        the measurement contradicts it beyond the tolerance (a finding, not a bug);
-``inconclusive``  the measurement cannot decide (e.g. an interval straddling a boundary);
-``not run``       the claim's experiment is out of this toolkit's reach (e.g. a deep network on two
-                  cores); the entry says why (:func:`not_run_claim`), so the report still lists every
-                  claim of the paper.
+Papers register their claims in ``paper_repro/<paper>/claims.py`` with :func:`register`; :func:`load_all` imports
+every such module. ``docs/ledger_rules.md`` says how to declare a claim and how to convert an old evaluator.
 
-Papers register their claims in ``paper_repro/<paper>/claims.py`` with :func:`register`;
-:func:`load_all` imports every such module.
+Old-style claims (a hand-written ``evaluate(root) -> Verdict``, built with :class:`Claim` directly) still work while
+their papers are converted; :data:`OLD_STYLE_PAPERS` lists the papers that may still have them, and
+``tests/verify/ledger/test_declarations.py`` keeps every other paper declared.
 """
 from __future__ import annotations
 
+import functools
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
-__all__ = ["Claim", "Verdict", "STATUSES", "register", "load_all", "get", "all_claims", "not_run_claim",
-           "slope_verdict", "upper_bound_slope_verdict", "masked_slope_verdict", "interval_verdict", "ordering_verdict",
-           "format_ci"]
+from .rules import MIN_FIT_POINTS, Rule, judge
+from .verdict import STATUSES, DecideBy, Verdict
 
-STATUSES = ("held", "failed", "inconclusive", "not run")
+__all__ = ["Claim", "Verdict", "DecideBy", "STATUSES", "ABOUT", "OLD_STYLE_PAPERS", "register", "load_all", "get",
+           "all_claims", "declare", "not_run_claim", "evaluate_declared", "slope_verdict", "upper_bound_slope_verdict",
+           "masked_slope_verdict", "interval_verdict", "ordering_verdict", "format_ci", "MIN_FIT_POINTS"]
 
-
-@dataclass(frozen=True)
-class Verdict:
-    """status : one of :data:`STATUSES`; measured : the numbers (JSON-able); detail : one sentence."""
-
-    status: str
-    measured: Mapping[str, Any]
-    detail: str = ""
-
-    def __post_init__(self):
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+#: what a claim is about: a paper's statement, or the toolkit itself (its references, its measurability); the
+#: report counts the two apart
+ABOUT = ("paper", "toolkit")
+#: Papers whose claims module may still hold old-style evaluators (hand-written verdicts). The lead empties this
+#: list as the papers are converted; a paper not listed must declare every claim (a test checks it).
+OLD_STYLE_PAPERS = ("ewsg", "ewsg_iclr", "vrsg")
 
 
 @dataclass(frozen=True)
@@ -59,20 +56,38 @@ class Claim:
         Ids of the experiments whose stored results the claim reads (empty only for a claim that is
         not run).
     expected : str
-        The expected relation (slope in an interval, an inequality, an ordering, a printed number).
+        The expected relation in words. For a declared claim, ``{name}`` fields are filled from the settings of the run
+        that was read (:meth:`expected_for`), so the report quotes the scale it ran (write a literal brace as ``{{``).
     tolerance : str
-        The tolerance and the reason for it.
+        The tolerance and the reason for it (for a declared claim: the rule's thresholds and their reasons).
     evaluate : callable ``(results_dir: pathlib.Path) -> Verdict``
-        Reads stored results only.
+        Reads stored results only (for a declared claim: the extractor followed by the ledger's rule).
     figure : str or None
-        Path (under ``figures/out/``) of the figure that shows the evidence.
+        Path (under ``figures/out/``) of the figure that shows the evidence; a file the figure code draws.
     not_run : str or None
         Why the claim is not measured (then its status is always ``not run``).
+    rule : Rule or None
+        The decision rule of a declared claim (None: an old-style evaluator).
+    measure : callable or None
+        The extractor of a declared claim: ``(results_dir) -> measurement`` (:mod:`sgmcmc_verify.ledger.measures`).
+    about : str
+        ``"paper"`` or ``"toolkit"`` (:data:`ABOUT`).
+    design : str or None
+        The part of the setting the paper leaves unspecified and the toolkit designed (the verdict is then "on our
+        design").
+    one_sided : str or None
+        Why the rule cannot reach ``held`` or ``failed`` (listed on the report; ideally never needed).
+    regression : callable or None
+        ``(results_dir) -> {name: (value, se)}``: the smoke-scale numbers ``sgmcmc-verify baseline`` keeps.
+    note : callable or None
+        ``(results_dir) -> str``: context for the reader (evidence only; never part of the decision).
+    declared_at : tuple or None
+        ``(file, first line, last line)`` of the declaration (for the pre-registration record).
 
     Raises
     ------
     ValueError
-        A claim that is measured but names no experiment.
+        A claim that is measured but names no experiment; an unknown ``about``.
     """
 
     id: str
@@ -85,10 +100,142 @@ class Claim:
     evaluate: Callable[[Any], Verdict] = field(repr=False, compare=False)
     figure: str | None = None
     not_run: str | None = None
+    rule: Rule | None = field(default=None, compare=False)
+    measure: Callable | None = field(default=None, repr=False, compare=False)
+    about: str = "paper"
+    design: str | None = None
+    one_sided: str | None = None
+    regression: Callable | None = field(default=None, repr=False, compare=False)
+    note: Callable | None = field(default=None, repr=False, compare=False)
+    declared_at: tuple | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if self.not_run is None and not self.experiments:
             raise ValueError(f"claim {self.id!r} names no experiment; give one, or say why it is not run")
+        if self.about not in ABOUT:
+            raise ValueError(f"claim {self.id!r}: about must be one of {ABOUT}, got {self.about!r}")
+
+    @property
+    def declared(self) -> bool:
+        """A declaration (a rule and an extractor) rather than an old-style evaluator."""
+        return self.rule is not None
+
+    def expected_for(self, settings: Mapping[str, Mapping] | None = None) -> str:
+        """``expected`` with ``{name}`` fields filled from ``settings`` (``{experiment: settings dict}``; the first
+        experiment that has the name wins).
+
+        Raises
+        ------
+        KeyError
+            A field no experiment's settings define (naming the claim and the field).
+        """
+        if "{" not in self.expected or not self.declared:   # old-style texts use braces literally
+            return self.expected
+        flat: dict = {}
+        for s in (settings or {}).values():
+            for k, v in (s or {}).items():
+                flat.setdefault(k, _setting_text(v))
+        try:
+            return self.expected.format_map(flat)
+        except KeyError as e:
+            raise KeyError(f"claim {self.id}: expected text names the setting {e.args[0]!r}, which the settings of "
+                           f"{', '.join(self.experiments)} do not define") from None
+
+
+def _setting_text(v) -> str:
+    """A setting value as the expected text shows it (no Python reprs)."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        from .measures import fmt_num
+        return fmt_num(v)
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_setting_text(x) for x in v)
+    return str(v)
+
+
+def evaluate_declared(rule: Rule, measure: Callable, design: str | None, note: Callable | None, root) -> Verdict:
+    """The ledger's evaluation of a declared claim: extract, decide by ``rule`` (:func:`judge`), mark the design basis,
+    add the note. The same function for every declared claim of every paper."""
+    import dataclasses
+
+    m = measure(root)
+    v = judge(rule, m)
+    if design and v.basis == "paper":
+        v = dataclasses.replace(v, basis="our design", measured={**v.measured, "design": design})
+    if note is not None:
+        n = note(root)
+        if n:
+            v = dataclasses.replace(v, measured={**v.measured, "note": n})
+    return v
+
+
+def _caller_span() -> tuple | None:
+    """``(file, first line, last line)`` of the outermost call, in the file that called :func:`declare`, that is
+    being executed (the declaration expression, even when built through a module's helper)."""
+    try:
+        f = sys._getframe(2)
+    except ValueError:
+        return None
+    file = f.f_code.co_filename
+    best = None
+    while f is not None and f.f_code.co_filename == file:
+        pos = None
+        try:
+            pos = list(f.f_code.co_positions())[f.f_lasti // 2]
+        except (IndexError, AttributeError):
+            pass
+        if pos and pos[0] is not None:
+            best = (file, pos[0], pos[1] or pos[0])
+        f = f.f_back
+    return best
+
+
+def declare(id: str, paper: str, source: str, statement: str, *, experiments, measure: Callable, rule: Rule,
+            expected: str | None = None, why: str = "", figure: str | None = None, about: str = "paper",
+            design: str | None = None, one_sided: str | None = None, regression: Callable | None = None,
+            note: Callable | None = None) -> Claim:
+    """Declare a claim: what is measured, the rule that decides it, the regression numbers.
+
+    Parameters
+    ----------
+    id, paper, source, statement
+        As for :class:`Claim`.
+    experiments : sequence of str
+        The experiments whose stored results ``measure`` reads.
+    measure : callable ``(results_dir) -> measurement``
+        An extractor: reads stored results and returns :mod:`sgmcmc_verify.ledger.measures` objects (or mappings of
+        them) shaped for ``rule``. It never decides (no status, no threshold).
+    rule : Rule
+        From :mod:`sgmcmc_verify.ledger.rules`.
+    expected : str, optional
+        The expected relation in words (``{setting}`` fields filled from the run's settings); default: the rule's
+        own text.
+    why : str
+        Extra reason for the thresholds, added to the rule's own (the claim's tolerance text).
+    figure, about, design, one_sided, regression, note
+        As for :class:`Claim`.
+
+    Raises
+    ------
+    ValueError
+        ``rule`` is not a :class:`~sgmcmc_verify.ledger.rules.Rule`; a rule that cannot reach ``held`` and
+        ``failed`` without ``one_sided`` (or with it when it can).
+    """
+    if not isinstance(rule, Rule):
+        raise ValueError(f"claim {id!r}: rule must be a sgmcmc_verify.ledger.rules.Rule, got {type(rule).__name__}")
+    outs = rule.outcomes()
+    if ("held" not in outs or "failed" not in outs) and not one_sided:
+        raise ValueError(f"claim {id!r}: its rule reaches only {outs}; declare one_sided='<why>' or choose a rule "
+                         "that can hold and fail")
+    if one_sided and "held" in outs and "failed" in outs:
+        raise ValueError(f"claim {id!r} is declared one-sided but its rule can hold and fail")
+    tol = "; ".join(x for x in (rule.why(), why) if x)
+    return Claim(id, paper, source, statement, tuple(experiments), expected or rule.expected(), tol or "none",
+                 functools.partial(evaluate_declared, rule, measure, design, note), figure, None, rule, measure, about,
+                 design, one_sided, regression, note, _caller_span())
 
 
 def not_run_claim(id: str, paper: str, source: str, statement: str, expected: str, reason: str,
@@ -103,7 +250,12 @@ def not_run_claim(id: str, paper: str, source: str, statement: str, expected: st
     'not run'
     """
     return Claim(id, paper, source, statement, (), expected, "none: not measured",
-                 lambda root: Verdict("not run", {"reason": reason}, reason), figure, reason)
+                 functools.partial(_not_run_verdict, reason), figure, reason, declared_at=_caller_span())
+
+
+def _not_run_verdict(reason, root) -> Verdict:
+    return Verdict("not run", {"reason": reason}, reason, measured_text=f"nothing ({reason})",
+                   expected_text="a run of the claim's experiment")
 
 
 _REGISTRY: dict[str, Claim] = {}
@@ -137,7 +289,8 @@ def get(claim_id: str) -> Claim:
     return reg[claim_id]
 
 
-# ---- generic verdicts -------------------------------------------------------------------------
+# ---- old-style verdict helpers (kept for the papers in OLD_STYLE_PAPERS until they are converted) -----------
+# They return a Verdict with a hand-written status; declared claims use sgmcmc_verify.ledger.rules instead.
 
 def interval_verdict(low: float, high: float, band_low: float, band_high: float) -> str:
     """``held`` if [low, high] ⊂ band, ``failed`` if disjoint from it, ``inconclusive`` otherwise."""
@@ -148,8 +301,6 @@ def interval_verdict(low: float, high: float, band_low: float, band_high: float)
     return "inconclusive"
 
 
-#: An exponent fitted on fewer points than this is reported, never read as a refutation.
-MIN_FIT_POINTS = 5
 
 
 def fit_points(fit: Mapping[str, Any]) -> int | None:

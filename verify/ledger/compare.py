@@ -125,7 +125,7 @@ def compare_markdown(claims_a, claims_b, results_a, results_b, *, labels: Sequen
     for lab, cmd in zip(labels, commands):
         if cmd:
             md.append(f"- {lab}: `{cmd}`")
-    md += ["", "## Counts (held / failed / inconclusive / not run)", "",
+    md += ["", f"## Counts ({' / '.join(STATUSES)})", "",
            f"| paper | claims | {la} | {lb} | verdicts that differ |", "|---|---|---|---|---|"]
     differ = [i for i in ids if i in ca and i in cb and ca[i]["status"] != cb[i]["status"]]
     for p in papers + [None]:

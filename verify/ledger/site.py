@@ -33,7 +33,7 @@ from typing import Any, Mapping, Sequence
 import jinja2
 
 from ..store.io import write_text
-from .claims import STATUSES
+from .verdict import REPORT_ORDER, STATUSES
 
 __all__ = ["write_site", "render_site_from_json", "status_class", "short_source", "INDEX", "SITE_DIR", "PAPERS", "THUMB_BOX"]
 
@@ -63,18 +63,18 @@ _TEMPLATES = Path(__file__).with_name("templates")
 
 
 def status_class(status: str) -> str:
-    """CSS class of a status: ``held`` -> ``s-held``, ``not run`` -> ``s-not-run``; audit words map onto the
-    ledger's four (``pass``/``ok`` -> held, ``fail``/``error`` -> failed, ``warn`` -> inconclusive).
+    """CSS class of a status: ``held`` -> ``s-held``, ``not run (scale)`` -> ``s-not-run-scale``; audit words map onto
+    the ledger's statuses (``pass``/``ok`` -> held, ``fail``/``error`` -> failed, ``warn`` -> inconclusive).
 
     Examples
     --------
-    >>> status_class("not run"), status_class("PASS"), status_class("error")
-    ('s-not-run', 's-held', 's-failed')
+    >>> status_class("not run"), status_class("PASS"), status_class("error"), status_class("not run (scale)")
+    ('s-not-run', 's-held', 's-failed', 's-not-run-scale')
     """
     s = str(status).strip().lower()
     s = {"pass": "held", "passed": "held", "ok": "held", "fail": "failed", "error": "failed",
          "warn": "inconclusive", "warning": "inconclusive"}.get(s, s)
-    return "s-" + (s if s in STATUSES else "not run").replace(" ", "-")
+    return "s-" + re.sub(r"[^a-z]+", "-", s if s in STATUSES else "not run").strip("-")
 
 
 def short_source(source: str) -> str:
@@ -139,6 +139,54 @@ def _figure(rel: str | None, out: Path) -> dict | None:
     elif src.suffix.lower() == ".svg":
         fig.update(thumb=fig["full"])
     return fig
+
+
+#: the rows of the counts table: what a verdict rests on (claims about the toolkit counted apart)
+_GROUPS = (("paper", "on the paper's setting"), ("substitute data", "on substitute data"),
+           ("our design", "on our design"), ("toolkit", "about the toolkit itself"))
+
+
+def _shown_statuses(records) -> tuple:
+    """Statuses in report order (failures first); the rarely used ``not run (scale)`` only when a record has it."""
+    present = {r["status"] for r in records}
+    return tuple(s for s in REPORT_ORDER if s != "not run (scale)" or s in present)
+
+
+def _report_order(recs: Sequence[Mapping]) -> list:
+    """Failures first, then depends, inconclusive, held, not run; the paper's setting before substitute data and our
+    design, claims about the toolkit last within a status."""
+    bases = ("paper", "our design", "substitute data")
+    return sorted(recs, key=lambda r: (REPORT_ORDER.index(r["status"]) if r["status"] in REPORT_ORDER else 99,
+                                       r.get("about") == "toolkit",
+                                       bases.index(r.get("basis", "paper")) if r.get("basis", "paper") in bases else 0,
+                                       r["id"]))
+
+
+def map_grid(m: Mapping | None) -> dict | None:
+    """A ``depends`` (or any combined) verdict's map as a drawable grid.
+
+    One level: ``{"rows": None, "cols": [keys], "cells": [[cell, ...]]}`` (one row). Two levels (e.g. reading ×
+    data set): rows are the first-level keys, columns the union of the second-level keys; a missing cell is None.
+    Each cell is ``{"label", "status", "title"}``. Deeper levels are summarized by the second level's status.
+
+    Examples
+    --------
+    >>> g = map_grid({"a": {"status": "held", "label": "held", "measured": "x", "map": None}})
+    >>> g["cols"], g["cells"][0][0]["status"]
+    (['a'], 'held')
+    """
+    if not m:
+        return None
+
+    def cell(v):
+        return None if v is None else {"status": v["status"], "label": v["label"],
+                                       "title": " ".join(str(v.get("measured") or "").split())[:400]}
+    if all(v.get("map") for v in m.values()):
+        cols = list(dict.fromkeys(k for v in m.values() for k in v["map"]))
+        return {"rows": [(k, cell(v)) for k, v in m.items()], "cols": cols,
+                "axis": next(iter(m.values())).get("axis"),
+                "cells": [[cell(v["map"].get(c)) for c in cols] for v in m.values()]}
+    return {"rows": None, "cols": list(m), "axis": None, "cells": [[cell(v) for v in m.values()]]}
 
 
 def _pretty(obj: Any) -> str:
@@ -223,7 +271,9 @@ def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="fig
     figs = {r["id"]: _figure(r.get("figure"), out) for r in records}
     cards = [_paper_card(p, recs, figs) for p, recs in by_paper.items()]
     scales = sorted({s for r in records for s in r.get("scale", [])})
-    common = {"meta": meta, "scales": scales, "statuses": STATUSES, "papers": cards}
+    common = {"meta": meta, "scales": scales, "statuses": _shown_statuses(records), "papers": cards,
+              "changed": meta.get("rule_changed_after_result") or [], "one_sided": meta.get("one_sided") or [],
+              "counts_by": meta.get("counts_by"), "groups": _GROUPS}
     pages = [out / INDEX]
     write_text(pages[0], env.get_template("index.html.j2").render(
         root="", css=f"{SITE_DIR}/report.css", total=len(records), audits=_audits(out),
@@ -232,7 +282,8 @@ def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="fig
     template = env.get_template("paper.html.j2")
     for card in cards:
         claims = [dict(r, fig=figs[r["id"]], measured_json=_pretty(r.get("measured", {})),
-                       settings_json=_pretty(r.get("settings", {}))) for r in by_paper[card["id"]]]
+                       settings_json=_pretty(r.get("settings", {})), grid=map_grid(r.get("map")))
+                  for r in _report_order(by_paper[card["id"]])]
         page = site / f"{card['id']}.html"
         write_text(page, template.render(root="../", css="report.css", paper=card, claims=claims, **common))
         pages.append(page)

@@ -1,28 +1,36 @@
-"""``hsg_hmc.lemma3.first_term_decay``: a slope outside −1 ± tol fails only while the first term is isolated."""
+"""``hsg_hmc.lemma3.first_term_decay``: the early slope is read only while Lemma 3's first term is isolated.
+
+The precondition (error at the window's end <= 1.5 x the averaged one-sample variance) is a ledger ``given``: unmet,
+the verdict is inconclusive whatever the slope says, holds and failures alike (the old evaluator capped failures
+only).
+"""
 import pytest
 
-import sgmcmc_verify.paper_repro.hsg_hmc.claims as hc
+from sgmcmc_verify.ledger.claims import get
+from sgmcmc_verify.ledger.measures import Estimate, Fit
+from sgmcmc_verify.ledger.rules import judge
+
+RULE = get("hsg_hmc.lemma3.first_term_decay").rule
 
 
-def _fake(monkeypatch, slope_ci, mse_at_end):
+def _m(slope_ci, ratio):
     lo, hi = slope_ci
-    monkeypatch.setattr(hc, "_lemma", lambda root: {"fits": {"harmonic|0.01": {"early_slope": {
-        "slope": (lo + hi) / 2, "ci_low": lo, "ci_high": hi}}}, "slope_window": [2, 4]})
-    monkeypatch.setattr(hc, "_smallest_step", lambda root: 0.01)
-    rows = [{"schedule": "harmonic", "step_size": 0.01, "k": k, "sigma2": 1.0,
-             "mse": mse_at_end if k == 4 else 1.0} for k in range(1, 6)]
-    monkeypatch.setattr(hc, "read_csv", lambda path: rows)
+    return {"condition": Estimate(ratio, 0.01 * ratio, n=120), "claim": Fit((lo + hi) / 2, lo, hi, points=19)}
 
 
-@pytest.mark.parametrize("mse_at_end, expected", [
-    (0.25 * 1.2, "failed"),          # error 1.2 x (1/k²)Σσ² = 0.25 at k = 4: first term isolated, the slope counts
-    (0.25 * 2.6, "inconclusive"),    # 2.6 x: the recursive part dominates, the slope measures both terms
+@pytest.mark.parametrize("slope_ci, ratio, expected", [
+    ((-0.79, -0.74), 1.2, "failed"),          # first term isolated: a slope outside -1 ± 0.2 counts
+    ((-0.79, -0.74), 2.6, "inconclusive"),    # the recursive part dominates: the slope measures both terms
+    ((-1.05, -0.95), 1.2, "held"),
+    ((-1.05, -0.95), 2.6, "inconclusive"),    # the same cap stops a hold
 ])
-def test_regrade_depends_on_isolation(monkeypatch, mse_at_end, expected):
-    _fake(monkeypatch, (-0.79, -0.74), mse_at_end)
-    assert hc._lemma3_early_decay("unused").status == expected
+def test_the_precondition_caps_holds_and_failures_alike(slope_ci, ratio, expected):
+    v = judge(RULE, _m(slope_ci, ratio))
+    assert v.status == expected
+    if ratio > 1.5:
+        assert v.capped and v.capped["by"] == "precondition" and v.decide_by.kind == "grid"
 
 
-def test_inside_band_holds_regardless(monkeypatch):
-    _fake(monkeypatch, (-1.05, -0.95), 0.25 * 2.6)
-    assert hc._lemma3_early_decay("unused").status == "held"
+def test_the_claim_on_smoke_results(smoke_results):
+    v = get("hsg_hmc.lemma3.first_term_decay").evaluate(smoke_results)
+    assert v.status in ("held", "failed", "inconclusive") and "precondition" in v.measured

@@ -9,7 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from sgmcmc_verify.paper_repro.hsg_hmc import claims as C
+from sgmcmc_verify.ledger.claims import get
+from sgmcmc_verify.ledger.measures import Fit, Tuned, TunedChoice
+from sgmcmc_verify.ledger.rules import judge
+from sgmcmc_verify.paper_repro.hsg_hmc.claims_complexity import MIN_DECADES
 from sgmcmc_verify.paper_repro.hsg_hmc.complexity import first_hit, loglog_fit, run_complexity, stay_below
 from sgmcmc_verify.paper_repro.hsg_hmc.settings import ComplexitySettings, Table2ReadingsSettings
 from sgmcmc_verify.paper_repro.hsg_hmc.table2 import PRINTED_TABLE2
@@ -37,29 +40,18 @@ def test_first_hit_and_stay_below_differ_on_a_dip():
     np.testing.assert_array_equal(stay_below(w2, ev, [0.06, 0.01]), [30, np.inf])
 
 
-def test_complexity_smoke_writes_fits_for_both_schedules_and_pairs(tmp_path):
-    s = ComplexitySettings.at("smoke")
-    out = tmp_path / "hsg_hmc"
-    out.mkdir()
-    run_complexity(s, out)
-    v = C._cx_order("HSG-HMC (periodic)")(tmp_path)
-    assert v.status in ("held", "failed", "inconclusive")
-    d = C._cx(tmp_path)
+def test_complexity_smoke_writes_fits_for_both_schedules_and_pairs(smoke_results):
+    from sgmcmc_verify.store.io import read_json
+
+    d = read_json(smoke_results / "hsg_hmc" / "complexity.json")
     assert set(d["fits"]) == {"SG-UL-MCMC", "SRVR-HMC", "HSG-HMC (periodic)", "HSG-HMC (harmonic)"}
     assert d["target"]["hessian_spread"] > 0.5        # per-datum Hessians differ
-    assert d["decades"] < C.MIN_DECADES and v.status == "inconclusive"   # smoke spans 0.6 decades: no call
+    v = get("hsg_hmc.table1.hsg_fewer_gradients_than_sg_ul_mcmc").evaluate(smoke_results)
+    assert d["decades"] < MIN_DECADES and v.status == "inconclusive"   # smoke spans 0.6 decades: no call
 
 
-def _cx_json(root, hsg, sgul, decades=1.52):
-    def fit(e, lo, hi, pts=8):
-        return {"exponent": e, "ci_low": lo, "ci_high": hi, "points": pts, "local_exponents": [e] * (pts - 1)}
-    fits = {"SG-UL-MCMC": {"table_exponent": 6.0, "epsilons": 8, "first_hit": fit(*sgul), "stay_below": fit(*sgul)},
-            "HSG-HMC (periodic)": {"table_exponent": 4.0, "epsilons": 8, "first_hit": fit(*hsg), "stay_below": fit(*hsg)}}
-    pair = {"epsilons": [0.1, 0.01], "ratio": [2.0, 3.0], "difference": fit(0.1, -0.1, 0.3)}
-    (root / "hsg_hmc").mkdir(exist_ok=True)
-    write_json(root / "hsg_hmc" / "complexity.json",
-               {"fits": fits, "decades": decades,
-                "pairs": {"HSG-HMC (periodic) vs SG-UL-MCMC": {"first_hit": pair, "stay_below": pair}}})
+def _fit(e, lo, hi, decades=1.52, pts=8):
+    return Fit(e, lo, hi, points=pts, span=decades)
 
 
 @pytest.mark.parametrize("hsg,sgul,decades,status", [
@@ -68,16 +60,26 @@ def _cx_json(root, hsg, sgul, decades=1.52):
     ((1.45, 1.3, 1.6), (1.5, 1.4, 1.6), 1.52, "inconclusive"),     # overlapping intervals: no call
     ((1.0, 0.9, 1.1), (1.5, 1.4, 1.6), 1.0, "inconclusive"),       # less than 1.5 decades of eps
 ])
-def test_table1_ordering_is_called_only_where_intervals_separate(tmp_path, hsg, sgul, decades, status):
-    _cx_json(tmp_path, hsg, sgul, decades)
-    assert C._cx_order("HSG-HMC (periodic)")(tmp_path).status == status
+def test_table1_ordering_is_called_only_where_exponents_separate(hsg, sgul, decades, status):
+    rule = get("hsg_hmc.table1.hsg_fewer_gradients_than_sg_ul_mcmc").rule
+    m = {"HSG-HMC (periodic)": _fit(*hsg, decades), "SG-UL-MCMC": _fit(*sgul, decades)}
+    assert judge(rule, Tuned(m, {})).status == status
+
+
+def test_table1_ordering_is_capped_at_a_tuning_edge_both_ways():
+    """The ledger's tuning-edge rule: a step size chosen at an end of its grid caps a hold and a failure alike."""
+    rule = get("hsg_hmc.table1.hsg_fewer_gradients_than_sg_ul_mcmc").rule
+    edge = {"HSG-HMC (periodic) at ε = 0.1: step size": TunedChoice(0.003, (0.003, 0.01, 0.03))}
+    for hsg, before in (((1.0, 0.9, 1.1), "held"), ((2.0, 1.9, 2.1), "failed")):
+        m = {"HSG-HMC (periodic)": _fit(*hsg), "SG-UL-MCMC": _fit(1.5, 1.4, 1.6)}
+        v = judge(rule, Tuned(m, edge))
+        assert v.status == "inconclusive" and v.capped["status"] == before and v.decide_by.kind == "tuning"
 
 
 @pytest.mark.parametrize("ci,status", [((1.3, 1.6), "held"), ((4.5, 5.0), "failed"), ((3.5, 4.5), "inconclusive")])
-def test_exponent_bound_uses_the_interval(tmp_path, ci, status):
-    e = sum(ci) / 2
-    _cx_json(tmp_path, (e, *ci), (1.5, 1.4, 1.6))
-    assert C._exponent("HSG-HMC (periodic)")(tmp_path).status == status
+def test_exponent_bound_uses_the_interval(ci, status):
+    rule = get("hsg_hmc.table1.exponent.HSG-HMC_periodic").rule
+    assert judge(rule, Tuned(_fit(sum(ci) / 2, *ci), {})).status == status
 
 
 # ---- Table 2 readings -----------------------------------------------------------------------------
@@ -133,14 +135,15 @@ def test_readings_table_attributes_only_a_reading_that_alone_fits(tmp_path):
     assert "norm_sinkhorn_w2" not in tab["_floor_survivors"]          # sqrt(1e-3) = 0.03 > printed 5e-3
     assert len(tab["_fitting"]) > 1
     write_json(tmp_path / "hsg_hmc" / "table2_readings.json", rj)
-    assert C._printed_reading(tmp_path).status == "inconclusive"
+    v = get("hsg_hmc.table2.printed_reading").evaluate(tmp_path)
+    assert v.status == "inconclusive" and v.decide_by.kind == "separating test"
 
 
 @pytest.mark.parametrize("floor,status", [(2e-3, "failed"), (1e-6, "held")])
 def test_literal_w2_reading_fails_when_printed_cells_lie_below_the_floor(tmp_path, floor, status):
     (tmp_path / "hsg_hmc").mkdir()
     write_json(tmp_path / "hsg_hmc" / "table2_readings.json", _readings_json(w2sq_floor_1e5=floor))
-    assert C._literal_reading(tmp_path).status == status
+    assert get("hsg_hmc.table2.literal_w2_reading").evaluate(tmp_path).status == status
 
 
 def test_readings_smoke_run_writes_every_reading(tmp_path):

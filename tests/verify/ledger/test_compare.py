@@ -41,7 +41,7 @@ def test_differences_counts_and_wall_times(two_runs):
     assert "p.y | failed | **inconclusive** | a \\| b" in diff    # the pipe of a detail is escaped
     assert "p.x" not in diff                                     # unchanged verdicts are not listed as changes
     assert "1 only at default (q.z)" in md and "1 only at paper (q.w)" in md
-    assert "| p | 2 | 1 / 1 / 0 / 0 | 1 / 0 / 1 / 0 | 1 |" in md
+    assert "| p | 2 | 1 / 1 / 0 / 0 / 0 / 0 | 1 / 0 / 0 / 1 / 0 / 0 | 1 |" in md   # the order of STATUSES
     assert "| p.e1 | 10 s (2 jobs, default) | 100 s (2 jobs, paper) | 10.0 | different |" in md
     assert "| q.e2 | 4 s (2 jobs, default) | — | — | — |" in md   # a missing manifest is shown, not filled in
 

@@ -1,5 +1,6 @@
 """The claims ledger, its verdict rules, the report, and the smoke-scale regression against baselines."""
 import json
+import shutil
 
 import pytest
 
@@ -8,6 +9,7 @@ from sgmcmc_verify.ledger.claims import (Claim, Verdict, all_claims, get, interv
                                   slope_verdict)
 from sgmcmc_verify.ledger.report import MissingResultsError, evaluate, write_report
 from sgmcmc_verify.ledger.report_check import check_links
+from sgmcmc_verify.ledger.verdict import REPORT_ORDER
 
 
 def test_every_claim_is_complete_and_well_formed():
@@ -47,18 +49,46 @@ def test_verdict_refuses_unknown_status():
 
 
 def test_report_from_smoke_results(smoke_results, tmp_path):
-    recs = evaluate(all_claims(), smoke_results)
-    meta = write_report(recs, smoke_results, tmp_path)
+    results = tmp_path / "results"
+    shutil.copytree(smoke_results, results)
+    recs = evaluate(all_claims(), results)
+    meta = write_report(recs, results, tmp_path)
     assert sum(meta["counts"].values()) == len(recs)
-    data = json.loads((smoke_results / "claims.json").read_text())
+    assert sum(sum(g.values()) for k, g in meta["counts_by"].items() if k != "all") == len(recs)
+    data = json.loads((results / "claims.json").read_text())
     rec = next(r for r in data["claims"] if r["id"] == "ewsg.thm4.3.term1")
     assert rec["status"] in ("held", "failed", "inconclusive") and rec["seed"] and rec["settings"]
     assert data["meta"]["versions"]["numpy"] and "commit" in data["meta"]["git"]
     md = (tmp_path / "REPORT.md").read_text()
-    assert "| claim | source | expected | measured | status |" in md and "(ewsg/fig1d.png)" in md
-    assert 'href="report/ewsg.html"' in (tmp_path / "REPORT.html").read_text()
-    assert "ewsg/fig1d.png" in (tmp_path / "report" / "ewsg.html").read_text()  # named; not drawn in tmp_path
+    assert md.splitlines()[2].startswith("> **Scale: smoke.**")                 # the banner, at the top
+    assert "| claim | status | measured … against expected … |" in md and "(ewsg/fig1d.png)" in md
+    table = [ln for ln in md.split("## ")[0].splitlines() if ln.startswith("| [") or ln.startswith("| ewsg")]
+    order = [REPORT_ORDER.index(ln.split("| **")[1].split("**")[0].split(" on ")[0]) for ln in table]
+    assert order == sorted(order)                                                 # failed claims first
+    index = (tmp_path / "REPORT.html").read_text()
+    assert 'href="report/ewsg.html"' in index and "Scale: smoke." in index and "about the toolkit itself" in index
+    page = (tmp_path / "report" / "ls_sgld.html").read_text()
+    assert "Scale: smoke." in page and "ewsg/fig1d.png" in (tmp_path / "report" / "ewsg.html").read_text()
+    assert '<table class="map">' in page          # the depends map of ls_sgld.fig3.similar_mixing, drawn
     assert check_links(tmp_path) == []
+
+
+REPR_MARKS = ("{'", "['", "np.float", "array(", "True", "False", "None", "Matrix(")
+
+
+def test_declared_claims_read_as_sentences(smoke_results):
+    """One line per claim: 'measured … against expected …' in words and numbers, no Python reprs, the expected text
+    from the settings the run used (no '{field}' left), and every undecided verdict saying what would decide it."""
+    recs = evaluate([c for c in all_claims() if c.declared], smoke_results)
+    assert recs
+    for r in recs:
+        assert r["line"].startswith("measured ") and " against expected " in r["line"], r["id"]
+        assert not any(m in r["line"] for m in REPR_MARKS), (r["id"], r["line"])
+        assert "{" not in r["expected"], (r["id"], r["expected"])
+        if r["status"] in ("inconclusive", "not run (scale)"):
+            assert r["decide_by"] and r["decide_by"]["text"] and r["decide_by"]["kind"] != "unstated", r["id"]
+        if r["status"] == "depends":
+            assert r["map"], r["id"]
 
 
 def test_missing_results_are_an_error_not_a_silent_pass(tmp_path):
@@ -104,6 +134,7 @@ def test_a_claim_that_is_not_run_is_reported_with_its_reason(tmp_path):
     recs = evaluate([c], tmp_path)
     assert recs[0]["status"] == "not run" and "out of reach" in recs[0]["detail"]
     meta = write_report(recs, tmp_path, tmp_path)
-    assert meta["counts"]["not run"] == 1 and "1 not run" in (tmp_path / "REPORT.md").read_text()
+    assert meta["counts"]["not run"] == 1
+    assert "| on the paper's setting | 0 | 0 | 0 | 0 | 0 | 1 |" in (tmp_path / "REPORT.md").read_text()
     with pytest.raises(ValueError, match="names no experiment"):
         Claim("testpaper.x", "testpaper", "s", "st", (), "e", "t", lambda root: None)

@@ -14,6 +14,7 @@ from PIL import Image
 
 from sgmcmc_verify.ledger.report_check import check_links, find_chromium, page_refs, render_page
 from sgmcmc_verify.ledger.site import INDEX, SITE_DIR, render_site_from_json, status_class, write_site
+from sgmcmc_verify.ledger.verdict import STATUSES
 
 META = {"generated": "2026-11-23T12:00:00+0000", "git": {"commit": "abc123", "dirty": False}, "counts": {}}
 
@@ -60,14 +61,39 @@ def test_paper_page_has_a_filter_input_and_class_per_status_and_each_claim_besid
         cls = status_class(s)
         assert f'id="f-{cls}"' in page and f'label for="f-{cls}"' in page
         assert f"#f-{cls}:not(:checked) ~ main .claim.{cls}" in (out / SITE_DIR / "report.css").read_text()
-    assert re.findall(r'<article class="claim (s-[a-z-]+)" id="([^"]+)"', page) == [
-        ("s-held", "pa.one"), ("s-failed", "pa.two"), ("s-inconclusive", "pa.three")]
+    assert re.findall(r'<article class="claim (s-[a-z-]+)" id="([^"]+)"', page) == [   # failed claims first
+        ("s-failed", "pa.two"), ("s-inconclusive", "pa.three"), ("s-held", "pa.one")]
+    assert "Scale: smoke." in page and "Scale: smoke." in (out / INDEX).read_text()   # the banner on every page
     assert '<a href="../pa/fig1.png" title="full size"><img src="thumbs/pa/fig1.png"' in page
     assert 'href="../pa/fig1.pdf"' in page and "<details>" in page
     with Image.open(out / SITE_DIR / "thumbs" / "pa" / "fig1.png") as im:  # a thumbnail, not the figure
         assert im.size[0] <= 640 and im.size[1] <= 440
     assert "figure not drawn" in page and 'href="../pa/not_drawn.png"' not in page  # no broken link written
     assert "no figure" in (out / SITE_DIR / "pb.html").read_text()
+
+
+def test_a_depends_map_is_drawn_on_the_paper_page(tmp_path):
+    """A verdict that depends on a reading and a data set is drawn as a grid: a row per reading, a column per data
+    set, each cell with its status; the index counts verdicts on substitute data apart."""
+    def cell(st, label=None):
+        return {"status": st, "label": label or st, "measured": f"x = 1 ({st})", "axis": None, "map": None}
+    rec = _record("pa.dep", "pa", "depends")
+    rec.update(label="depends on substitute data", basis="substitute data", axis="reading",
+               line="measured by reading … against expected a < b",
+               map={"as printed": {"status": "depends", "label": "depends", "measured": "", "axis": "data set",
+                                   "map": {"pima": cell("held"), "a9a": cell("failed")}},
+                    "as the proof reads it": {"status": "held", "label": "held", "measured": "", "axis": "data set",
+                                              "map": {"pima": cell("held"), "a9a": cell("held")}}})
+    meta = dict(META, counts_by={g: {s: int(g == "substitute data" and s == "depends") for s in STATUSES}
+                                 for g in ("paper", "substitute data", "our design", "toolkit")})
+    write_site([rec], meta, tmp_path)
+    page = (tmp_path / SITE_DIR / "pa.html").read_text()
+    grid = page[page.index('<table class="map">'):]
+    grid = grid[:grid.index("</table>")]
+    assert grid.count("<tr>") == 3 and "as printed" in grid and "a9a" in grid
+    assert grid.count('<td class="s-failed"') == 1 and grid.count('<td class="s-held"') == 3
+    assert "depends on substitute data" in page and "measured by reading" in page
+    assert "on substitute data" in (tmp_path / INDEX).read_text()
 
 
 def test_a_rendered_site_has_no_broken_link(site):
