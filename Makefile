@@ -64,12 +64,20 @@ test-peers: $(STAMP)
 	SGMCMC_TEST_PEERS=1 $(PY) -m pytest -q tests/peers
 
 ## make report-check: re-render the report site from results/claims.json, check every link and image, open the
-## index and one paper page in headless Chromium (installed with apt-get if missing); screenshots in figures/out/report/screenshots/
+## index and one paper page in headless Chromium; screenshots in figures/out/report/screenshots/, and the index's
+## copied to docs/img/report_index.png (the README's picture). Without Chromium it prints the install command and asks
+## before running it (on a terminal; otherwise it stops): nothing is installed without a yes.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CHROMIUM_INSTALL := $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium
 report-check: $(STAMP)
-	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  echo "make report-check needs Chromium (headless); none on PATH. It installs with (about 480 MB):"; \
+	  echo "    $(CHROMIUM_INSTALL)"; \
+	  if [ -t 0 ]; then printf "Run that now? [y/N] "; read ans; \
+	    case "$$ans" in y|Y|yes) $(CHROMIUM_INSTALL) || exit 1 ;; *) echo "nothing installed; stopping"; exit 2 ;; esac; \
+	  else echo "not a terminal: nothing installed; run the command above, then make report-check"; exit 2; fi; }
 	@test -f results/claims.json || test -f figures/out/REPORT.html || { echo "no report yet: run make verify (or sgmcmc-verify report --no-run on stored results)"; exit 1; }
-	$(PY) -m sgmcmc_verify.ledger.report_check --out figures/out --claims results/claims.json
+	$(PY) -m sgmcmc_verify.ledger.report_check --out figures/out --claims results/claims.json --readme-screenshot docs/img/report_index.png
 
 ## make audit: the audit battery (issue #15) on every toolkit sampler at the default scale -> results/audit/, figures/out/audit/
 audit: $(STAMP)

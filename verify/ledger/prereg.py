@@ -140,22 +140,34 @@ def _blame(file: str) -> dict | None:
 
 
 def last_change(claim) -> dict | None:
-    """The latest commit among the claim's rule lines: ``{"commit", "time", "repo"}`` (None outside git)."""
-    best = None
-    for file, a, b in rule_spans(claim):
+    """The latest commit among the claim's rule lines: ``{"commit", "time", "epoch", "repo"}`` (None outside git).
+
+    Commits with the same committer time (one second) are ordered by ancestry."""
+    spans = rule_spans(claim)
+    if not spans:
+        return None
+    found = {}
+    for file, a, b in spans:
         bl = _blame(file)
         if bl is None:
             return None
         for k in range(a, b + 1):
-            if k in bl and (best is None or bl[k][1] > best[1] or bl[k][0] == UNCOMMITTED):
-                best = bl[k]
-                if best[0] == UNCOMMITTED:
-                    break
-    if best is None:
+            if k in bl:
+                found[bl[k][0]] = bl[k][1]
+    if not found:
         return None
-    repo = _toplevel(str(Path(rule_spans(claim)[0][0]).parent))
-    return {"commit": best[0], "time": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(best[1])),
-            "epoch": best[1], "repo": repo}
+    repo = _toplevel(str(Path(spans[0][0]).parent))
+    if UNCOMMITTED in found:
+        best = UNCOMMITTED
+    else:
+        top = max(found.values())
+        tied = [c for c, t in found.items() if t == top]
+        best = tied[0]
+        for c in tied[1:]:
+            if _is_ancestor(repo, best, c):
+                best = c
+    return {"commit": best, "time": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(found[best])),
+            "epoch": found[best], "repo": repo}
 
 
 @functools.lru_cache(maxsize=None)

@@ -263,6 +263,9 @@ def main(argv=None) -> int:
     ap.add_argument("--paper", default=None, help="the paper page to render (default: the first on the index)")
     ap.add_argument("--chromium", default=None, help="the Chromium executable (default: chromium on PATH)")
     ap.add_argument("--static-only", action="store_true", help="only the static link check")
+    ap.add_argument("--readme-screenshot", default=None, metavar="PATH",
+                    help="copy the index's screenshot to PATH when every check passed (make report-check: "
+                         "docs/img/report_index.png, the README's picture)")
     a = ap.parse_args(argv)
     out = Path(a.out)
     if not a.no_render and Path(a.claims).is_file():
@@ -273,7 +276,7 @@ def main(argv=None) -> int:
     if not a.static_only:
         chromium = find_chromium(a.chromium)
         if chromium is None:
-            print("no chromium on PATH (Debian: apt-get install -y chromium); `make report-check` installs it",
+            print("no chromium on PATH (Debian: apt-get install -y chromium; `make report-check` offers to install it)",
                   file=sys.stderr)
             return 2
         papers = sorted((out / SITE_DIR).glob("*.html"))
@@ -294,6 +297,12 @@ def main(argv=None) -> int:
             problems += found
     for p in problems:
         print("PROBLEM " + p, file=sys.stderr)
+    shot = out / SITE_DIR / "screenshots" / "index.png"
+    if a.readme_screenshot and not problems and not a.static_only and shot.is_file():
+        dst = Path(a.readme_screenshot)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, dst)
+        print(f"screenshot of the index -> {dst}")
     print("report-check: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
     return 1 if problems else 0
 

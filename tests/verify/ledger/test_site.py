@@ -203,3 +203,19 @@ def test_chromium_renders_a_paper_page_cleanly_and_catches_a_planted_script_erro
     page.write_text(page.read_text().replace("</main>", "<script>undefined_function()</script></main>"))
     problems = render_page(find_chromium(), page, out / "shot.png", window=(800, 600))
     assert any("undefined_function" in p for p in problems), problems
+
+
+def test_report_check_copies_the_index_screenshot_for_the_readme(site, tmp_path, capsys):
+    """``make report-check`` regenerates the README's picture: the index screenshot is copied when every check passes,
+    and not when one fails."""
+    from sgmcmc_verify.ledger.report_check import main
+
+    out, _, _ = site
+    exe = _fake_chromium(tmp_path, '<html data-report-loaded="1">')
+    dst = tmp_path / "docs" / "img" / "report_index.png"
+    assert main(["--out", str(out), "--no-render", "--chromium", exe, "--readme-screenshot", str(dst)]) == 0
+    assert dst.read_bytes() == b"png"
+    dst.unlink()
+    bad = _fake_chromium(tmp_path, "<html>")                  # the load event never seen: a problem
+    assert main(["--out", str(out), "--no-render", "--chromium", bad, "--readme-screenshot", str(dst)]) == 1
+    assert not dst.exists()
