@@ -163,7 +163,7 @@ def evaluate_declared(rule: Rule, measure: Callable, design: str | None, note: C
 
     m = measure(root)
     v = judge(rule, m)
-    if design and v.basis == "paper":
+    if design and v.basis == "paper" and v.status not in ("not run", "not run (scale)"):
         v = dataclasses.replace(v, basis="our design", measured={**v.measured, "design": design})
     if note is not None:
         n = note(root)

@@ -143,10 +143,11 @@ def sort_records(records: list[dict]) -> list[dict]:
 
 def count_records(records: list[dict]) -> dict:
     """``{group: {status: count}}`` for the groups of :data:`COUNT_GROUPS` (a claim about the toolkit is counted under
-    ``toolkit`` whatever its basis), and ``all``."""
+    ``toolkit`` whatever its basis; a claim not run has no basis and counts under ``paper``), and ``all``."""
     out = {g: {s: 0 for s in STATUSES} for g in COUNT_GROUPS + ("all",)}
     for r in records:
-        g = "toolkit" if r.get("about") == "toolkit" else r.get("basis", "paper")
+        g = "toolkit" if r.get("about") == "toolkit" else (
+            "paper" if r["status"] in ("not run", "not run (scale)") else r.get("basis", "paper"))
         out[g][r["status"]] += 1
         out["all"][r["status"]] += 1
     return out
