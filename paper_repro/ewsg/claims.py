@@ -15,6 +15,7 @@ from sgmcmc_verify.measure.rates import se_from_interval
 from sgmcmc_verify.store.io import read_csv, read_json
 
 from .experiments import RATE_TOLERANCE
+from .extract import FIXED_T_WHY, last_checkpoints, passes_to_settle  # noqa: F401  (shared with ewsg_iclr)
 
 SEED = "000_8e0377c44e2ea3b8.txt"
 TOL = RATE_TOLERANCE
@@ -25,15 +26,6 @@ _ORDER_WHY = "a pairwise difference counts when it exceeds 3 combined bootstrap 
 
 def _rates(root):
     return read_json(Path(root) / "ewsg" / "rates.json")
-
-
-def last_checkpoints(rows) -> dict:
-    """``{label: row}``: each run's last checkpoint (its recorded passes may overshoot the budget slightly)."""
-    fin = {}
-    for r in rows:
-        if r["label"] not in fin or r["passes"] >= fin[r["label"]]["passes"]:
-            fin[r["label"]] = r
-    return fin
 
 
 def _final(root, panel):
@@ -50,11 +42,6 @@ def _with_pointer(verdict, root, text):
     if not (Path(root) / "ewsg" / "split.json").exists():
         return verdict
     return Verdict(verdict.status, verdict.measured, verdict.detail + "; " + text(read_json(Path(root) / "ewsg" / "split.json")))
-
-
-#: Why a fixed-T slope of the total MSE cannot refute eq. (5)'s second term (shared with ``ewsg_iclr``).
-FIXED_T_WHY = ("the h-independent C1/T term flattens a fixed-T slope of the total MSE (its log-slope is "
-               "C2h/(C1 + C2h) < 1 in the small-h regime), so this slope cannot confirm or refute the h/T term")
 
 
 def term2_upper_bound_why(eq: str) -> str:
@@ -149,16 +136,6 @@ def _fig1a_svrg_best(root):
     vals = {k: r["kl"] for k, r in fin.items()}
     ses = {k: r["kl_se"] for k, r in fin.items()}
     return ordering_verdict(vals, ses, [["SVRG-LD"], [k for k in vals if k != "SVRG-LD"]])
-
-
-def passes_to_settle(rows, label, factor=1.1):
-    """Data passes after which the KL of ``label`` stays within ``factor`` of its final value."""
-    rr = sorted((r for r in rows if r["label"] == label), key=lambda r: r["passes"])
-    final = rr[-1]["kl"]
-    for r in rr:
-        if all(x["kl"] <= factor * final for x in rr if x["passes"] >= r["passes"]):
-            return r["passes"]
-    return rr[-1]["passes"]
 
 
 def _fig1a_svrg_slowest(root):

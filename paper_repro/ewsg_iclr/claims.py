@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from sgmcmc_verify.paper_repro.ewsg.claims import (FIXED_T_WHY, exact_local_slope_verdict, last_checkpoints, passes_to_settle,
-                                      svrg_slowest_verdict, term2_upper_bound_why)
+from sgmcmc_verify.paper_repro.ewsg.claims import exact_local_slope_verdict, svrg_slowest_verdict, term2_upper_bound_why
+from sgmcmc_verify.paper_repro.ewsg.extract import FIXED_T_WHY, last_checkpoints, passes_to_settle
 from sgmcmc_verify.paper_repro.ewsg.experiments import RATE_TOLERANCE
 from sgmcmc_verify.ledger.claims import (Claim, Verdict, masked_slope_verdict, ordering_verdict, register, slope_verdict,
                                   upper_bound_slope_verdict)
