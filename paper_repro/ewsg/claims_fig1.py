@@ -10,7 +10,7 @@ from __future__ import annotations
 from sgmcmc_verify.ledger.claims import declare
 from sgmcmc_verify.ledger.extract import csv_rows, json_result, settings
 from sgmcmc_verify.ledger.measures import Compared, Estimate, Fit, Unmeasured, fmt_num
-from sgmcmc_verify.ledger.rules import all_of, bound, equivalent, given, identity, ordering, robust_to, slope_in
+from sgmcmc_verify.ledger.rules import bound, equivalent, given, identity, ordering, robust_to, slope_in
 from sgmcmc_verify.measure.rates import se_from_interval
 
 from .experiments import RATE_TOLERANCE
