@@ -71,8 +71,8 @@ def _fake_bnn(values, ses, scale="paper"):
             "data": {"n_train": 60000 if paper else 4000, "n_test": 1000, "source": "mnist", "architecture": "784-100-10"}}
 
 
-@pytest.mark.parametrize("values,ses,status", [((0.010, 0.020, 0.021), (0.001,) * 3, "held"),
-                                               ((0.030, 0.020, 0.021), (0.001,) * 3, "failed"),
+@pytest.mark.parametrize("values,ses,status", [((0.010, 0.020, 0.021), (0.0002,) * 3, "held"),
+                                               ((0.030, 0.020, 0.021), (0.0002,) * 3, "failed"),
                                                ((0.019, 0.020, 0.021), (0.001,) * 3, "inconclusive")])
 def test_bnn_ordering_verdicts(tmp_path, values, ses, status):
     _write(tmp_path, "bnn.json", _fake_bnn(values, ses), "ewsg.bnn", builtin=False)
@@ -83,7 +83,7 @@ def test_bnn_ordering_verdicts(tmp_path, values, ses, status):
 @pytest.mark.parametrize("values", [(0.010, 0.020, 0.021), (0.030, 0.020, 0.021)])
 def test_orderings_on_the_subset_keep_their_status_on_substitute_data(tmp_path, values):
     """Both directions alike: a resolved ordering on the built-in subset stands, labelled 'on substitute data'."""
-    _write(tmp_path, "bnn.json", _fake_bnn(values, (0.001,) * 3, scale="default"), "ewsg.bnn")
+    _write(tmp_path, "bnn.json", _fake_bnn(values, (0.0002,) * 3, scale="default"), "ewsg.bnn")
     v = get("ewsg.bnn.mlp.ewsg_beats_sghmc_and_cp_sghmc").evaluate(tmp_path)
     assert v.status == ("held" if values[0] < 0.02 else "failed") and v.basis == "substitute data"
 

@@ -196,17 +196,17 @@ def test_table1_wall_time_rule(tmp_path, ratios, status, parts):
 def _g1_json(root, fly_mean, acf500, fly_iat=400.0):
     from sgmcmc_verify.store.io import write_csv, write_json
 
-    def iat(x):
-        return {"mu/chain0": x, "mu/chain1": 1.01 * x, "log_sigma/chain0": x, "log_sigma/chain1": 1.01 * x}
+    def iat(x):   # 6 chains, 1 % apart: t on 5 d.f. resolves a factor 20
+        return {f"{c}/chain{k}": x * (1 + 0.01 * k) for c in ("mu", "log_sigma") for k in range(6)}
     methods = {m: {"mean": mean, "sd": [1.0, 1.0], "samples": 10 ** 7, "iat": iat(t), "iat_reliable": True}
                for m, mean, t in (("FlyMC", fly_mean, fly_iat), ("EWSG", [0.05, 0.05], 20.0), ("MH", [0.0, 0.0], 30.0))}
     methods["FlyMC"].update(mean_data_fraction=0.1, info={"bright_fraction": 0.01})
     (root / "ewsg").mkdir(exist_ok=True)
-    settings = {"max_lag": 600, "chains": 2}
+    settings = {"max_lag": 600, "chains": 6}
     write_json(root / "ewsg" / "g1.json", {"methods": methods, "exact": {"mean": [0.0, 0.0], "sd": [1.0, 1.0]},
                                            "settings": settings})
     write_csv(root / "ewsg" / "g1_acf.csv", [{"method": "FlyMC", "coordinate": c, "chain": k, "lag": 500, "acf": acf500}
-                                              for c in ("mu", "log_sigma") for k in (0, 1)])
+                                              for c in ("mu", "log_sigma") for k in range(6)])
     _manifest(root, "ewsg.g1", settings)
 
 
