@@ -1372,3 +1372,8 @@ BASELINE_METRICS.update({
     "ewsg.table1.ewsg_loglik_comparable_to_flymc": _table1_metric,
     "ewsg.g1.flymc_far_from_posterior": _g1_metric,
 })
+
+# ---- issue #25: Appendix F eq. (13), the friction Γ_k (declared; paper_repro/ewsg/claims_appendix_theory.py) ----
+from .claims_appendix_theory import CLAIMS as APPENDIX_THEORY_CLAIMS  # noqa: E402
+
+register(*APPENDIX_THEORY_CLAIMS)

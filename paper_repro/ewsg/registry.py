@@ -107,3 +107,14 @@ FLYMC_EXPERIMENTS = [
                _MS.run_g1),
 ]
 register_experiment(*FLYMC_EXPERIMENTS)
+
+# ---- Appendix F eq. (13): the friction correction Γ_k, exactly (issue #25) ------------------------
+from . import friction_correction as _FR  # noqa: E402
+
+FRICTION_EXPERIMENTS = [
+    Experiment("ewsg.appF_friction", "ewsg", "Appendix F eq. (13): exact stationary laws (Lyapunov) of SG-EM with "
+               "friction gamma and with Gamma_k against full-gradient EM over h, Sec. 5.1 model (n = 50)",
+               "sgmcmc_verify.paper_repro.ewsg.friction_correction", ("friction_correction.csv", "friction_correction.json"),
+               _FR.FrictionCorrectionSettings, _FR.run_friction_correction),
+]
+register_experiment(*FRICTION_EXPERIMENTS)
