@@ -58,11 +58,13 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     trace_info : bool, default False
         Keep every step's ``info`` values (e.g. a Metropolis acceptance rate) as arrays of length
         ``steps``.
-    engine : {"numpy", "compiled"}, default "numpy"
+    engine : {"numpy", "compiled", "auto"}, default "numpy"
         ``"numpy"``: one ``sampler.step`` per step (the reference, what every experiment uses).
         ``"compiled"``: the stretches between checkpoints in one ``sampler.advance(state, rng, k)`` call
         (:func:`sgmcmc_verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
         single chains; needs ``unit="steps"``, no ``time_average``, ``keep_last`` or ``trace_info``.
+        ``"auto"``: ``"compiled"`` where it is faster (:func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
+        a kernel exists and chains × b is small) and the run allows it, else ``"numpy"``; the same numbers.
 
     Returns
     -------
@@ -109,8 +111,12 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     total = int(round(ck[-1])) if unit == "steps" else None
     if keep_last > (total or 0):
         raise ValueError(f"keep_last must be <= the number of steps {total}, got {keep_last}")
-    if engine not in ("numpy", "compiled"):
-        raise ValueError(f"engine must be 'numpy' or 'compiled', got {engine!r}")
+    if engine not in ("numpy", "compiled", "auto"):
+        raise ValueError(f"engine must be 'numpy', 'compiled' or 'auto', got {engine!r}")
+    if engine == "auto":
+        from .integrators.compiled import choose_engine
+        simple = unit == "steps" and not (time_average or keep_last or trace_info)
+        engine = choose_engine(sampler, state.position.shape[0]) if simple else "numpy"
     if engine == "compiled" and (unit != "steps" or time_average or keep_last or trace_info):
         raise ValueError("engine='compiled' needs unit='steps' and no time_average, keep_last or trace_info")
     observe = dict(observe or {})
