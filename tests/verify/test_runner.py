@@ -219,3 +219,27 @@ def test_run_tasks_raises_the_first_divergence_in_task_order(n_jobs, backend):
     assert e.value.n_bad_chains == 3
     with pytest.raises(ValueError, match="n_jobs"):
         run_tasks(_seeded_task, [(0, 1)], n_jobs=0)
+
+
+def _sleepy(k):
+    import time
+    time.sleep(0.02 * k)
+    return k * k
+
+
+def test_record_tasks_times_every_task_and_leaves_results_alone():
+    """record_tasks: one section per task list, one timing per task, results as without it; a serial run records
+    nothing; the idle fraction sees a lopsided list (control: one long task among short ones idles a worker)."""
+    from sgmcmc_verify.runner import record_tasks
+    tasks = [(k,) for k in (10, 10, 10, 10)]
+    plain = run_tasks(_sleepy, tasks, n_jobs=2, backend="threading")
+    with record_tasks() as log:
+        timed = run_tasks(_sleepy, tasks, n_jobs=2, backend="threading")
+        run_tasks(_sleepy, [(0,)], n_jobs=1)
+    assert timed == plain == [100] * 4
+    assert len(log.sections) == 1 and len(log.sections[0]["tasks"]) == 4
+    balanced = log.idle_fraction()
+    with record_tasks() as lop:
+        run_tasks(_sleepy, [(24,), (1,), (1,)], n_jobs=2, backend="threading")
+    assert lop.idle_fraction() > 0.25 and lop.idle_fraction() > balanced
+    assert lop.summary()["tasks"] == 3
