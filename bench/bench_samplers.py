@@ -388,6 +388,49 @@ def peers_many_chains_table(chains=10_000, steps=200, repeats=3, batch_sizes=(1,
     return rows
 
 
+def engines_table(chain_counts=(1, 100, 10_000), batch_sizes=(1, 10), budget=2e6, repeats=3):
+    """Both engines at several chain counts (SGLD, SGHMC on the §5.1 Gaussian): chain-steps/s of the NumPy step and
+    of the compiled kernel (numba; same bits), interleaved, best of ``repeats``, the median ratio, and the engine
+    ``run_chains(engine="auto")`` picks (:func:`sgmcmc_verify.integrators.compiled.choose_engine`).
+
+    ``budget`` chain-steps per timed run (at least 20 steps; the NumPy step on one chain runs a tenth of them).
+
+    Returns
+    -------
+    list of dict
+        ``method, b, chains, numpy, compiled, compiled/numpy, auto``.
+    """
+    from sgmcmc_verify.integrators.compiled import choose_engine, numba_available
+    from sgmcmc_verify.samplers import sghmc, sgld
+    if not numba_available():
+        return []
+    t = gaussian_means_target()
+    rows = []
+    for method in ("SGLD", "SGHMC"):
+        for b in batch_sizes:
+            s = sgld(t, 5e-3, batch_size=b) if method == "SGLD" else sghmc(t, 5e-2, 10.0, batch_size=b)
+            s.advance(s.init(np.zeros((2, 2))), np.random.default_rng(0), 2)  # compile
+            for chains in chain_counts:
+                steps = int(max(20, budget // (chains * b)))
+                np_steps = max(20, steps // 10) if chains == 1 else steps
+                rn, rc = [], []
+                for r in range(repeats):
+                    x0 = np.zeros((chains, 2))
+                    rng = np.random.default_rng(r)
+                    st = s.init(x0)
+                    t0 = time.perf_counter()
+                    for _ in range(np_steps):
+                        st, _ = s.step(st, rng)
+                    rn.append(chains * np_steps / (time.perf_counter() - t0))
+                    t0 = time.perf_counter()
+                    s.advance(s.init(x0), rng, steps)
+                    rc.append(chains * steps / (time.perf_counter() - t0))
+                rows.append({"method": method, "b": b, "chains": chains, "numpy": max(rn), "compiled": max(rc),
+                             "compiled/numpy": float(np.median(np.array(rc) / np.array(rn))),
+                             "auto": choose_engine(s, chains)})
+    return rows
+
+
 def _fmt(v, spec="11.3e"):
     return f"{v:{spec}}" if v is not None else f"{'skipped':>{spec.split('.')[0]}}"
 
@@ -420,6 +463,11 @@ def main(argv=None):
     print(f"{'method':8s} {'b':>3s} {'numpy':>11s} {'compiled':>11s} {'blackjax':>11s}")
     for r in peers_many_chains_table(repeats=repeats):
         print(f"{r['method']:8s} {r['b']:3d} {_fmt(r['numpy'])} {_fmt(r['compiled'])} {_fmt(r['blackjax'])}")
+    print(f"\n## both engines, chain-steps/s (best of {repeats}), and what run_chains(engine='auto') picks")
+    print(f"{'method':8s} {'b':>3s} {'chains':>7s} {'numpy':>11s} {'compiled':>11s} {'comp/numpy':>10s} {'auto':>9s}")
+    for r in engines_table(repeats=repeats, budget=4e5 if a.quick else 2e6):
+        print(f"{r['method']:8s} {r['b']:3d} {r['chains']:7d} {r['numpy']:11.3e} {r['compiled']:11.3e} "
+              f"{r['compiled/numpy']:10.2f} {r['auto']:>9s}")
     if a.only_ratios:
         return
     t = gaussian_means_target()

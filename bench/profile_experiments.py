@@ -4,6 +4,9 @@ Three modes, each over a list of experiment ids (default: :data:`HEAVY`, the ten
 `make figures` in docs/benchmarks.md) at one scale (default ``smoke``: the reduced scale every experiment
 defines, the same code paths with fewer realizations / steps):
 
+``--scale mid`` runs each experiment between its smoke and default settings (:func:`mid_settings`), outside
+the result store (no manifest, no fingerprint).
+
 ``--profile``
     cProfile with the process CPU clock (``time.process_time``: on a loaded machine the wall clock counts the
     other processes' time too), ``n_jobs = 1``, then the time split into buckets by the file of the function
@@ -92,9 +95,35 @@ def split_by_bucket(stats: pstats.Stats) -> dict:
     return out
 
 
+def mid_settings(exp):
+    """Settings between smoke and default: every integer field the smoke scale reduces at the geometric mean of
+    its two values (realizations, steps, passes counted in steps ...), every other field at its smoke value.
+
+    The per-step arithmetic (chains per block, dimension, batch sizes the smoke scale keeps) is the default
+    scale's where the smoke scale does not change it, and the run is ~10× shorter than the default one."""
+    import dataclasses
+    import math
+    smoke, default = exp.settings.at("smoke"), exp.settings.at("default")
+    kw = {}
+    for f in dataclasses.fields(default):
+        a, b = getattr(smoke, f.name), getattr(default, f.name)
+        if (f.name != "scale" and isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool)
+                and 0 < a < b):
+            kw[f.name] = int(round(math.sqrt(a * b)))
+    return dataclasses.replace(smoke, **kw)
+
+
 def _run(exp_id, scale, n_jobs, root):
     from sgmcmc_verify.store.cache import run_experiment
-    return run_experiment(exp_id, scale, results_root=root, n_jobs=n_jobs, force=True, log=lambda *_: None)
+    if scale != "mid":
+        return run_experiment(exp_id, scale, results_root=root, n_jobs=n_jobs, force=True, log=lambda *_: None)
+    from pathlib import Path
+
+    from sgmcmc_verify.store.registry import get_experiment
+    exp = get_experiment(exp_id)
+    out = Path(root) / exp_id
+    out.mkdir(parents=True)
+    return exp.run(mid_settings(exp), out, n_jobs, None, None)
 
 
 def profile(ids, scale):
