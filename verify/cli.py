@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
 from pathlib import Path
 
@@ -79,6 +80,38 @@ def _select_experiments(target):
     return exps or [get_experiment(target)]
 
 
+#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "make figures before and after #16",
+#: the after column), the cost table :func:`_longest_first` falls back on where a results directory holds no manifest
+RECORDED_COSTS = {
+    "vrsg.mlp": 428, "ewsg_iclr.fig1ghi": 322, "ewsg.fig1def": 131, "ewsg.table1": 124, "ls_sgld.table2": 116,
+    "ewsg_iclr.fig1jkl": 108, "vrsg.identities": 108, "ewsg.fig1c_repeat": 95, "ewsg.thm42": 91, "ewsg.fig5": 71,
+    "ewsg.thmH1": 60, "ewsg.bias_split": 59, "ewsg.bnn": 58, "ewsg_iclr.fig1b": 52, "hsg_hmc.growth": 45,
+    "hsg_hmc.table2": 44, "ewsg.fig4": 43, "hsg_hmc.complexity": 41, "ewsg.g1": 37, "ewsg.table3": 35,
+}
+
+
+def _longest_first(exps, results, scale):
+    """``exps`` ordered by expected cost, longest first (#26 item 5): the wall time the manifest under ``results``
+    records for this scale (the previous run), else :data:`RECORDED_COSTS` (times the median ratio of the recorded
+    walls to it, to put both in one unit), else 0; ties keep the registry order.
+
+    Every experiment runs alone with all the workers, so the order does not change the total time of a run; it
+    starts the long experiments while the run is watched and leaves the short ones (seconds each) to the end.
+    The numbers do not depend on the order (every experiment seeds itself)."""
+    walls = {}
+    for f in Path(results).glob("*/*.manifest.json"):
+        try:
+            m = json.loads(f.read_text())
+            if m.get("scale") == scale and isinstance(m.get("wall_time_s"), (int, float)):
+                walls[m["id"]] = float(m["wall_time_s"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a broken manifest is the cache's business (it recomputes); the order just ignores it
+    both = [walls[k] / RECORDED_COSTS[k] for k in walls if k in RECORDED_COSTS]
+    factor = sorted(both)[len(both) // 2] if both else 1.0  # the recorded (default-scale) costs in this run's units
+    rank = {e.id: i for i, e in enumerate(exps)}
+    return sorted(exps, key=lambda e: (-walls.get(e.id, factor * RECORDED_COSTS.get(e.id, 0.0)), rank[e.id]))
+
+
 def _warn_unused_data(exps, a, log):
     """Warn about every ``--data`` name that none of ``exps`` reads (the experiments' ``inputs()`` say what they read)."""
     given = [spec.partition("=")[0] for spec in a.data]
@@ -92,20 +125,22 @@ def _warn_unused_data(exps, a, log):
 
 
 def _run(exps, a, log):
+    """Run ``exps`` (longest first when there are several), returning their manifests in the order given."""
     from sgmcmc_verify.store.cache import run_experiment
 
     _warn_unused_data(exps, a, log)
-    out = []
+    out = {}
+    order = _longest_first(exps, a.results, a.scale) if len(exps) > 1 else list(exps)
     with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
-        for e in exps:
+        for e in order:
             bar, upd = _progress_bar(e.id) if not a.no_progress else (None, None)
             try:
-                out.append(run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
-                                          force=a.force, progress=upd, log=log))
+                out[e.id] = run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
+                                           force=a.force, progress=upd, log=log)
             finally:
                 if bar is not None:
                     bar.close()
-    return out
+    return [out[e.id] for e in exps]
 
 
 def _figures(paper, results, out, log):
