@@ -26,8 +26,8 @@ from .battery import CHECKS, AuditReport, CheckTimeout, audit, load_factory, rea
 from .common import STATUSES, CheckResult, exact_recursion
 from .protocol import OPTIONAL_KEYWORDS, AuditedSampler, ProtocolError, SamplerState, StepInfoLike
 from .settings import AUDIT_SCALES, AuditSettings
-from .toolkit import TOOLKIT_AUDIT
+from .toolkit import TOOLKIT_AUDIT, toolkit_audit
 
 __all__ = ["audit", "load_factory", "CHECKS", "AuditReport", "AuditSettings", "AUDIT_SCALES", "CheckResult",
-           "STATUSES", "exact_recursion", "TOOLKIT_AUDIT", "CheckTimeout", "read_summaries", "AuditedSampler",
+           "STATUSES", "exact_recursion", "TOOLKIT_AUDIT", "toolkit_audit", "CheckTimeout", "read_summaries", "AuditedSampler",
            "SamplerState", "StepInfoLike", "ProtocolError", "OPTIONAL_KEYWORDS"]
