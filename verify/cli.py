@@ -14,7 +14,8 @@ Examples
     sgmcmc-verify baseline --refresh          # rewrite the baselines on purpose
     sgmcmc-verify audit sgmcmc_verify.samplers:sgld --scale smoke --name SGLD   # the audit battery (issue #15)
     sgmcmc-verify audit SGHMC --param friction=15                       # a toolkit sampler by name
-    sgmcmc-verify audit toolkit --scale default                         # every toolkit sampler (make audit)
+    sgmcmc-verify audit toolkit --scale default                         # every registered sampler (make audit)
+    sgmcmc-verify audit mysampler.py:factory --scale smoke --fail-on warn  # a file of one's own; exit 1 on warn (CI)
     sgmcmc-verify compare --a results --b results/paper   # both scales side by side -> docs/paper_scale_report.md
 
 Errors are one readable line on stderr (exit status 2) unless ``--debug`` is given.
@@ -282,9 +283,16 @@ def build_parser():
     sp.add_argument("--title", default="Paper-scale report: every claim at the default and the paper scale")
     sp = sub.add_parser("audit", help="run the audit battery on a sampler factory (PACKAGE.MODULE:FACTORY, a "
                                       "toolkit sampler name, or 'toolkit' for all of them)")
-    sp.add_argument("factory")
+    sp.add_argument("factory", help="a toolkit sampler name, 'toolkit' (every registered sampler), "
+                                     "MODULE:FACTORY (the current folder is importable) or path/to/file.py:FACTORY")
     sp.add_argument("--scale", default="default", help="smoke | default")
-    sp.add_argument("--name", default=None, help="folder name under results/audit/ (default: the factory's name)")
+    sp.add_argument("--name", default=None, help="folder name under results/audit/ (default: the factory's name); "
+                                                 "replaced whole by the new audit")
+    sp.add_argument("--timeout", type=float, default=1800.0,
+                    help="seconds per check (default 1800); a check over it is the finding 'timed out', the rest run; "
+                         "0: no limit")
+    sp.add_argument("--fail-on", choices=("flagged", "warn", "never"), default="flagged",
+                    help="exit 1 when a check is flagged (default), also when one warns (warn; for CI), or never")
     sp.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="a factory keyword argument (a Python literal, e.g. friction=15); repeatable")
     sp.add_argument("--expected-order", default="1", help="weak order the theory gives (a number, or 'none')")
@@ -312,40 +320,48 @@ def _parse_params(items) -> dict:
 
 
 def _audit(a, log) -> int:
-    """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table; 1 if anything is flagged."""
-    from sgmcmc_verify.audit import TOOLKIT_AUDIT, audit
+    """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table.
+
+    Exit status: 1 when a check is flagged (``--fail-on flagged``, the default) or flagged or warns
+    (``--fail-on warn``; ``never``: 0); 2 on a bad argument or a sampler that does not follow the protocol.
+    """
+    from sgmcmc_verify.audit import CHECKS, audit, toolkit_audit
     from sgmcmc_verify.store.registry import figure_modules
 
     fig = figure_modules()["audit"]   # figures are found at run time, as `figures` does
 
     if a.scale not in ("smoke", "default"):
         raise ValueError(f"audit scale must be smoke or default, got {a.scale!r}")
+    if a.timeout < 0:
+        raise ValueError(f"--timeout must be >= 0 seconds (0: no limit), got {a.timeout:g}")
+    timeout = a.timeout or None
     order = None if a.expected_order.lower() == "none" else float(a.expected_order)
     params = _parse_params(a.param)
+    jobs_all = toolkit_audit()           # every registered sampler, derived from the registry
     if a.factory == "toolkit":
         if a.name or params:
-            raise ValueError("'audit toolkit' takes no --name or --param (each sampler uses its TOOLKIT_AUDIT entry)")
-        jobs = [(nm, nm, p, o) for nm, (p, o) in TOOLKIT_AUDIT.items()]
-    elif a.factory in TOOLKIT_AUDIT and not params:
-        p, o = TOOLKIT_AUDIT[a.factory]
+            raise ValueError("'audit toolkit' takes no --name or --param (each sampler uses its toolkit_audit() entry)")
+        jobs = [(nm, nm, p, o) for nm, (p, o) in jobs_all.items()]
+    elif a.factory in jobs_all and not params:
+        p, o = jobs_all[a.factory]
         jobs = [(a.factory, a.name or a.factory, p, o if a.expected_order == "1" else order)]
     else:
         jobs = [(a.factory, a.name, params, order)]
-    from sgmcmc_verify.audit import CHECKS
 
     checks = CHECKS if a.checks is None else tuple(c.strip() for c in a.checks.split(",") if c.strip())
-    flagged = False
+    bad = {"flagged": ("flagged",), "warn": ("flagged", "warn"), "never": ()}[a.fail_on]
+    fail = False
     for spec, name, p, o in jobs:
         rep = audit(spec, p, scale=a.scale, name=name, expected_order=o, results=a.results, n_jobs=a.n_jobs, log=log,
-                    checks=checks)
+                    checks=checks, timeout=timeout)
         fig.draw_sampler(Path(rep["path"]), Path(a.out) / "audit" / rep["name"])
         print(f"== audit {rep['name']} ({a.scale}, {rep['total_seconds']:.0f} s): {rep['path']}")
         for r in rep["rows"]:
             print(f"  {r['status']:12s} {r['check']:28s} {r['measured']}")
             print(f"  {'':12s} {r['detail']}")
-        flagged = flagged or bool(rep["flagged"])
+        fail = fail or any(r["status"] in bad for r in rep["rows"])
     fig.draw_all(Path(a.results) / "audit", Path(a.out) / "audit")   # the listing of every audited sampler
-    return 1 if flagged else 0
+    return 1 if fail else 0
 
 
 def _n_jobs(n: int) -> int:
