@@ -558,3 +558,129 @@ def test_report_available_evaluates_the_stored_claims_and_lists_the_rest(fig1a_c
     (root / "ewsg" / "ewsg.fig1a.manifest.json").write_text("{}")   # a corrupt result is never skipped
     assert main(base + ["--available"]) == 2
     assert "ewsg.fig1a.manifest.json" in _one_error_line(capsys)
+
+
+# ---- 9. issue #28: bounded loading; every loader error one line naming the file --------------------------
+
+def test_a_multi_gb_sparse_file_is_refused_from_its_size(tmp_path, monkeypatch):
+    """A 2 GiB sparse file (no disk used) was read until the machine killed the process (23.5 GB)."""
+    from sgmcmc_verify.targets.datasets import load_libsvm
+
+    big = tmp_path / "sparse.libsvm"
+    with open(big, "wb") as fh:
+        fh.truncate(2 * 2**30)
+    monkeypatch.delenv("SGMCMC_MAX_FILE_BYTES", raising=False)
+    with pytest.raises(ValueError, match="more than the limit of 1 GiB") as e:
+        load_libsvm(big)
+    assert str(big) in str(e.value) and "SGMCMC_MAX_FILE_BYTES" in str(e.value)
+
+
+def test_a_gzip_bomb_is_refused_while_streaming(tmp_path, monkeypatch):
+    """A small gzip file expanding to many rows is refused at the row limit, not parsed (here scaled down: the limit
+    is lowered to 10^4 rows by the documented variable, the file holds 10^6)."""
+    import gzip
+
+    from sgmcmc_verify.targets.datasets import load_libsvm
+
+    f = tmp_path / "bomb.gz"
+    f.write_bytes(gzip.compress(b"+1 1:1 2:1\n-1 2:1\n" * 500_000, compresslevel=9))
+    monkeypatch.setenv("SGMCMC_MAX_ROWS", "10000")
+    with pytest.raises(ValueError, match="more than 10,000 rows") as e:
+        load_libsvm(f)
+    assert str(f) in str(e.value)
+    monkeypatch.setenv("SGMCMC_MAX_ROWS", "2000000")   # control: under a higher limit the same file loads
+    monkeypatch.setenv("SGMCMC_MAX_DECOMPRESSED_BYTES", "1000000")
+    with pytest.raises(ValueError, match="expands to more than"):
+        load_libsvm(f)
+    monkeypatch.delenv("SGMCMC_MAX_DECOMPRESSED_BYTES")
+    assert load_libsvm(f).X.shape == (1_000_000, 2)
+
+
+def test_a_finite_value_that_overflows_standardization_is_refused(tmp_path):
+    """1e308 made its whole column zeros after standardization."""
+    from sgmcmc_verify.targets.datasets import load_libsvm, standardize
+
+    f = _libsvm(tmp_path / "huge_values", ["+1 1:1e308 2:1", "-1 1:-1e308 2:3", "+1 1:1e308 2:2"])
+    with pytest.raises(ValueError, match="column 0 .* overflows in standardization") as e:
+        standardize(load_libsvm(f))
+    assert str(f) in str(e.value)
+    ok = _libsvm(tmp_path / "fine", ["+1 1:1e150 2:1", "-1 1:-1e150 2:3", "+1 1:1e150 2:2"])   # control
+    assert np.all(np.isfinite(standardize(load_libsvm(ok))[0].X))
+
+
+def test_a_fifo_given_as_data_is_refused_not_waited_on(tmp_path):
+    import os
+
+    from sgmcmc_verify.targets.datasets import load_libsvm, load_parkinsons, read_idx
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for load in (load_libsvm, load_parkinsons, read_idx):
+        with pytest.raises(ValueError, match="is a FIFO, not a regular file") as e:
+            load(fifo)
+        assert str(fifo) in str(e.value)
+
+
+def _loader_error(load, path) -> str:
+    with pytest.raises(ValueError) as e:
+        load(path)
+    msg = str(e.value)
+    assert str(path) in msg and "\n" not in msg and len(msg) < 400, msg
+    return msg
+
+
+def test_loader_errors_name_the_file_on_one_line(tmp_path):
+    """Decompression errors and BOM errors did not name the file; a binary file gave a 4 MB 'one-line' error."""
+    import gzip
+    import os
+
+    from sgmcmc_verify.targets.datasets import load_libsvm, load_parkinsons, read_idx
+
+    cut = tmp_path / "cut.gz"
+    whole = gzip.compress(FIXTURE.read_bytes())
+    cut.write_bytes(whole[: len(whole) // 2])
+    assert "truncated gzip" in _loader_error(load_libsvm, cut)
+    assert "truncated gzip" in _loader_error(read_idx, cut)
+    garbled = tmp_path / "garbled.gz"
+    garbled.write_bytes(b"\x1f\x8b" + bytes(range(7, 255)) * 4)
+    assert "not a readable gzip file" in _loader_error(load_libsvm, garbled)
+    utf16 = tmp_path / "utf16"
+    utf16.write_bytes("+1 1:1\n-1 2:1\n".encode("utf-16"))
+    assert "UTF-16" in _loader_error(load_libsvm, utf16)
+    binary = tmp_path / "binary"
+    binary.write_bytes(os.urandom(1 << 22))
+    _loader_error(load_libsvm, binary)
+    _loader_error(load_parkinsons, binary)
+    noise = tmp_path / "noise"
+    noise.write_bytes(bytes(b % 254 + 1 for b in os.urandom(1 << 20)))   # no NUL byte: the parser's own error, cut
+    _loader_error(load_libsvm, noise)
+    bom = _libsvm(tmp_path / "bom", ["+1 1:1", "-1 2:1"])
+    bom.write_bytes(b"\xef\xbb\xbf" + bom.read_bytes())   # control: a UTF-8 byte-order mark is read through
+    assert load_libsvm(bom).X.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
+def test_an_inherited_sgmcmc_data_is_announced(monkeypatch, capsys):
+    """An inherited SGMCMC_DATA silently replaced the built-in data set."""
+    from sgmcmc_verify.targets import datasets
+
+    monkeypatch.setenv("SGMCMC_DATA", json.dumps({"pima": str(FIXTURE)}))
+    monkeypatch.setattr(datasets, "_ANNOUNCED", set())
+    ds = datasets.load("pima")
+    assert ds.source == f"LIBSVM file {FIXTURE}"
+    assert f"data set 'pima' is read from {FIXTURE}" in capsys.readouterr().err
+
+
+def test_a_data_file_changed_between_hashing_and_loading_is_refused(tmp_path, monkeypatch):
+    """The file was hashed for the cache key, then changed before it was loaded: its results must not be stored
+    under the original file's hash."""
+    from sgmcmc_verify.targets import datasets
+
+    f = _libsvm(tmp_path / "a9a", FIXTURE.read_text().splitlines())
+    monkeypatch.setenv("SGMCMC_DATA", json.dumps({"a9a": str(f)}))
+    monkeypatch.delenv("SGMCMC_DATA_SHA256", raising=False)
+    ident = datasets.data_identity("a9a")
+    assert datasets.load("a9a").X.shape[0] > 0       # control: unchanged, it loads
+    f.write_text(f.read_text().replace("+1", "-1", 1))
+    with pytest.raises(ValueError, match="changed since it was hashed") as e:
+        datasets.load("a9a")
+    assert str(f) in str(e.value) and ident["sha256"][:12] in str(e.value)
