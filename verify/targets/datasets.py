@@ -79,17 +79,37 @@ def _user_paths() -> dict:
 
 
 _ANNOUNCED: set = set()
+#: names whose path this process tree has already reported or was given on the command line (set by
+#: :func:`set_data_path` and :func:`_announce`; inherited by worker processes, which then stay quiet)
+SEEN_ENV_VAR = "SGMCMC_DATA_SEEN"
+
+
+def _seen() -> set:
+    import json
+
+    try:
+        v = json.loads(os.environ.get(SEEN_ENV_VAR) or "[]")
+        return set(v) if isinstance(v, list) else set()
+    except ValueError:
+        return set()
+
+
+def _mark_seen(name: str) -> None:
+    import json
+
+    os.environ[SEEN_ENV_VAR] = json.dumps(sorted(_seen() | {name}))
 
 
 def _announce(name: str, path: str) -> None:
-    """Say once per process, on stderr, that data set ``name`` is read from a path given in ``SGMCMC_DATA``
-    (``--data`` sets it; an inherited variable would otherwise replace a built-in set silently)."""
+    """Say once, on stderr, that data set ``name`` is read from a path in an inherited ``SGMCMC_DATA`` (one not given
+    with ``--data`` in this command): an inherited variable would otherwise replace a built-in set silently."""
     import sys
 
-    if (name, path) not in _ANNOUNCED:
+    if (name, path) not in _ANNOUNCED and name not in _seen():
         _ANNOUNCED.add((name, path))
-        print(f"sgmcmc-verify: data set {name!r} is read from {path} (given with --data, or inherited in {ENV_VAR})",
-              file=sys.stderr)
+        _mark_seen(name)
+        print(f"sgmcmc-verify: data set {name!r} is read from {path} (inherited in the environment variable {ENV_VAR}, "
+              "not given with --data)", file=sys.stderr)
 
 
 def user_data_names() -> list[str]:
@@ -119,6 +139,7 @@ def set_data_path(name: str, path) -> None:
     paths = _user_paths()
     paths[name] = str(p.resolve())
     os.environ[ENV_VAR] = json.dumps(paths, sort_keys=True)
+    _mark_seen(name)
 
 
 def load(name: str, n_features: int | None = None) -> Dataset:
