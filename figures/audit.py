@@ -61,7 +61,7 @@ table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 0
 .flagged { background: #fbe0e0; }</style></head><body>
 <h1>Audit battery</h1>
 <table><tr><th>sampler</th><th>scale</th><th>passed</th><th>flagged</th><th>other</th></tr>
-{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="{{ s.name }}/index.html">{{ s.name }}</a></td>
+{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="./{{ s.name | urlencode }}/index.html">{{ s.name }}</a></td>
 <td>{{ s.scale }}</td><td>{{ s.passed }}</td><td>{{ s.flagged|join(", ") }}</td><td>{{ s.other }}</td></tr>
 {% endfor %}</table></body></html>
 """

@@ -147,10 +147,17 @@ def _run(exps, a, log):
 def _figures(paper, results, out, log):
     """Draw every figure whose results are in ``results``; say which experiments' results are missing.
 
-    Every experiment's published files are checked against its manifest first (a changed or
-    truncated file stops the command, naming the file).
+    Every experiment's published files are checked against its manifest and copied, as the verified
+    bytes, into a snapshot (:func:`sgmcmc_verify.store.cache.snapshot_published`, under the experiment's
+    publish lock); the figures are drawn from the snapshot, so a file without a manifest (a full disk
+    during a publish leaves one) is never drawn, and a changed or truncated file stops the command,
+    naming the file.
     """
-    from sgmcmc_verify.store.cache import verify_published
+    import shutil
+    import tempfile
+
+    from sgmcmc_verify.errors import ResultFileError
+    from sgmcmc_verify.store.cache import snapshot_published
     from sgmcmc_verify.store.registry import all_experiments, figure_modules
 
     root = Path(results)
@@ -169,13 +176,25 @@ def _figures(paper, results, out, log):
         if not res.is_dir():
             log(f"sgmcmc_verify.figures.{name}: no results under {res}; skipped")
             continue
+        if not any(e.paper == name for e in exps):   # not experiment results (the audit's folders): drawn as they are
+            paths = m.draw_all(res, Path(out) / name)
+            log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
+            done += paths
+            continue
         missing = []
-        for e in (e for e in exps if e.paper == name):
+        snap = Path(tempfile.mkdtemp(prefix=f"sgmcmc-verify-{name}-"))
+        try:
+            for e in (e for e in exps if e.paper == name):
+                try:
+                    snapshot_published(res, e.id, snap / name, log=log)
+                except FileNotFoundError:
+                    missing.append(e.id)
             try:
-                verify_published(res, e.id)
-            except FileNotFoundError:
-                missing.append(e.id)
-        paths = m.draw_all(res, Path(out) / name)
+                paths = m.draw_all(snap / name, Path(out) / name) if (snap / name).is_dir() else []
+            except ResultFileError as err:
+                raise ResultFileError(err.path.replace(str(snap / name), str(res)), err.reason, err.remedy) from None
+        finally:
+            shutil.rmtree(snap, ignore_errors=True)
         log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
         if missing:
             log(f"sgmcmc_verify.figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
