@@ -37,7 +37,7 @@ Fig. 5 (Bayesian CNN); vrSG-MCMC, seed ``002_245183f35db8d795.txt``, §5 (CNN-4)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -92,13 +92,24 @@ class CNNClassifierTarget:
     chunk_size : int, default 256
         Images per block in the full-data passes (:meth:`full_gradient`, :meth:`potential`,
         :meth:`log_proba`).
+    dense_activation : {"relu", "identity"}, default "relu"
+        Nonlinearity of the hidden dense layers ("identity": affine layers, as the LS-SGLD authors' LeNet, whose
+        ``fc_128`` feeds the softmax layer directly).
+    data_scale : float, default 1
+        ``s > 0`` multiplying every data term: ``V_i = s·(−log softmax(f(x_i))_{y_i})``. ``1`` is the posterior;
+        ``1/n`` is the mean loss that SG-MCMC code written as a PyTorch optimizer samples at its "learning rate"
+        (the posterior at temperature ``n``; see :mod:`sgmcmc_verify.paper_repro.ls_sgld.cnn`).
+    prior : object with ``gradient`` and ``potential``, optional
+        Replaces the Gaussian prior (e.g. :class:`~sgmcmc_verify.targets.GammaNormPrior`, LS-SGLD's); then
+        ``prior_precision`` is not used.
 
     Raises
     ------
     ValueError
         ``X`` not finite or not of a supported shape; ``y`` not one integer label per image in ``[0, K)``; a
-        non-positive width, ``kernel``, ``pool``, ``n_classes``, ``chunk_size`` or ``prior_precision``; an image too
-        small for the layers (a feature map that becomes empty).
+        non-positive width, ``kernel``, ``pool``, ``n_classes``, ``chunk_size``, ``prior_precision`` or
+        ``data_scale``; an unknown ``dense_activation``; a ``prior`` without ``gradient`` and ``potential``; an image
+        too small for the layers (a feature map that becomes empty).
 
     Notes
     -----
@@ -134,6 +145,9 @@ class CNNClassifierTarget:
     n_classes: int | None = None
     prior_precision: float = 1.0
     chunk_size: int = 256
+    dense_activation: str = "relu"
+    data_scale: float = 1.0
+    prior: Any = None
     #: :meth:`data_gradient_sum` accepts per-datum ``weights`` (read by importance-weighted estimators).
     weighted_data_gradient_sum: ClassVar[bool] = True
 
@@ -175,6 +189,11 @@ class CNNClassifierTarget:
         object.__setattr__(self, "dense", dense)
         object.__setattr__(self, "n_classes", K)
         object.__setattr__(self, "prior_precision", check_positive("prior_precision", self.prior_precision))
+        object.__setattr__(self, "data_scale", check_positive("data_scale", self.data_scale))
+        if self.dense_activation not in ("relu", "identity"):
+            raise ValueError(f"dense_activation must be 'relu' or 'identity', got {self.dense_activation!r}")
+        if self.prior is not None and not (hasattr(self.prior, "gradient") and hasattr(self.prior, "potential")):
+            raise ValueError(f"prior must have gradient and potential, got {self.prior!r}")
         H, W, C = self.image_shape
         k, p = self.kernel, self.pool
         for cout in channels:
@@ -276,7 +295,7 @@ class CNNClassifierTarget:
             i += 2
             u = np.matmul(h, W) + bias[:, None, :]
             tape.append(("dense", h, u))
-            h = np.maximum(u, 0.0) if j < len(self.dense) else u
+            h = np.maximum(u, 0.0) if j < len(self.dense) and self.dense_activation == "relu" else u
         return h, tape
 
     def _backward(self, params, tape, delta, per_datum):
@@ -291,7 +310,7 @@ class CNNClassifierTarget:
             if t[0] == "dense":
                 _, h, u = t
                 W = params[i]
-                if d is not delta:                                               # a hidden layer: ReLU
+                if d is not delta and self.dense_activation == "relu":          # a hidden layer: ReLU
                     d = d * (u > 0)
                 if per_datum:
                     grads.append(d)
@@ -348,6 +367,8 @@ class CNNClassifierTarget:
         logits, tape = self._forward(params, Xb)
         delta = softmax(logits, axis=-1)
         delta -= np.eye(self.n_classes)[yb]
+        if self.data_scale != 1.0:
+            delta *= self.data_scale
         if weights is not None:
             delta *= weights[..., None]
         return delta, tape
@@ -396,15 +417,16 @@ class CNNClassifierTarget:
         """``−log softmax(f(x_i; θ_c))_{y_i}``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, b)``."""
         idx = self._check_idx(theta, idx)
         lp = log_softmax(self._forward(self.unpack(theta), self.X[idx])[0], axis=-1)
-        return -np.take_along_axis(lp, self.y[idx][..., None], axis=-1)[..., 0]
+        return -self.data_scale * np.take_along_axis(lp, self.y[idx][..., None], axis=-1)[..., 0]
 
     def exact_answers(self):
         """No closed form: :class:`~sgmcmc_verify.targets.base.ExactAnswers` with every field empty."""
         return ExactAnswers(missing="no closed form for a neural network posterior")
 
     def prior_gradient(self, theta):
-        """``λθ``: ``(c, d)`` → ``(c, d)``."""
-        return self.prior_precision * np.asarray(theta, dtype=np.float64)
+        """``λθ`` (or ``prior.gradient(θ)``): ``(c, d)`` → ``(c, d)``."""
+        theta = np.asarray(theta, dtype=np.float64)
+        return self.prior_precision * theta if self.prior is None else self.prior.gradient(theta)
 
     def _blocks(self, m):
         for s in range(0, m, self.chunk_size):
@@ -449,8 +471,9 @@ class CNNClassifierTarget:
         return np.exp(self.log_proba(theta, X))
 
     def potential(self, theta):
-        """``V(θ) = λ‖θ‖²/2 + Σ_i V_i(θ)``: ``(c, d)`` → ``(c,)``."""
+        """``V(θ) = V_0(θ) + Σ_i V_i(θ)`` (``V_0 = λ‖θ‖²/2`` or ``prior.potential``): ``(c, d)`` → ``(c,)``."""
         lp = self.log_proba(theta, self.X)
         nll = -np.take_along_axis(lp, np.broadcast_to(self.y[None, :, None], lp.shape[:2] + (1,)), axis=2).sum(axis=(1, 2))
         theta = np.asarray(theta, dtype=np.float64)
-        return nll + 0.5 * self.prior_precision * np.sum(theta * theta, axis=1)
+        v0 = 0.5 * self.prior_precision * np.sum(theta * theta, axis=1) if self.prior is None else self.prior.potential(theta)
+        return self.data_scale * nll + v0
