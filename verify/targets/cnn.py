@@ -25,7 +25,7 @@ Gaussian prior of precision ``λ`` on every weight and bias.
 
 Convolutions are im2col products: the ``k×k×C`` patches of every position are gathered with
 :func:`numpy.lib.stride_tricks.sliding_window_view` and multiplied by the kernel as one float64 GEMM per chain
-(``np.matmul`` batched over chains); the backward pass is the transposed products and a ``k²``-term scatter
+(one 2-D ``matmul`` per chain, :func:`_bmm`); the backward pass is the transposed products and a ``k²``-term scatter
 (col2im). A minibatch of ``b`` data costs ``O(b)`` per chain whatever ``n`` is.
 
 References
@@ -51,6 +51,18 @@ __all__ = ["CNNClassifierTarget", "EWSG_CNN"]
 #: The EWSG journal text's CNN (§5.3): two 5×5 convolutions of 32 and 64 channels, each followed by 2×2 max
 #: pooling, two dense layers of 200, standard normal prior.
 EWSG_CNN = dict(conv_channels=(32, 64), kernel=5, pool=2, dense=(200, 200), prior_precision=1.0)
+
+
+def _bmm(a, b):
+    """``a @ b`` over a leading chain axis: one 2-D GEMM per chain (NumPy's stacked ``matmul`` does not call BLAS
+    for every shape; the 2-D call does), into one preallocated array."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.ndim != 3 or b.ndim != 3:
+        return np.matmul(a, b)
+    out = np.empty((a.shape[0], a.shape[1], b.shape[2]), dtype=np.result_type(a, b))
+    for i in range(a.shape[0]):
+        np.matmul(a[i], b[i], out=out[i])
+    return out
 
 
 def _tuple_of_positive_ints(name, value, allow_empty):
@@ -281,7 +293,7 @@ class CNNClassifierTarget:
             Ho, Wo, cin = a.shape[2] - k + 1, a.shape[3] - k + 1, a.shape[4]
             P = sliding_window_view(a, (k, k), axis=(2, 3))                      # (c, b, Ho, Wo, cin, k, k)
             P = np.ascontiguousarray(P.transpose(0, 1, 2, 3, 5, 6, 4)).reshape(c, b * Ho * Wo, k * k * cin)
-            z = np.matmul(P, Kl.reshape(c, k * k * cin, -1)).reshape(c, b, Ho, Wo, -1) + cl[:, None, None, None, :]
+            z = _bmm(P, Kl.reshape(c, k * k * cin, -1)).reshape(c, b, Ho, Wo, -1) + cl[:, None, None, None, :]
             r = np.maximum(z, 0.0)
             Hp, Wp = Ho // p, Wo // p
             win = r[:, :, :Hp * p, :Wp * p, :].reshape(c, b, Hp, p, Wp, p, -1).transpose(0, 1, 2, 4, 6, 3, 5)
@@ -293,7 +305,7 @@ class CNNClassifierTarget:
         for j in range(len(self.dense) + 1):
             W, bias = params[i], params[i + 1]
             i += 2
-            u = np.matmul(h, W) + bias[:, None, :]
+            u = _bmm(h, W) + bias[:, None, :]
             tape.append(("dense", h, u))
             h = np.maximum(u, 0.0) if j < len(self.dense) and self.dense_activation == "relu" else u
         return h, tape
@@ -317,8 +329,8 @@ class CNNClassifierTarget:
                     grads.append(h[..., :, None] * d[..., None, :])
                 else:
                     grads.append(d.sum(axis=1))
-                    grads.append(np.matmul(np.swapaxes(h, 1, 2), d))
-                d = np.matmul(d, np.swapaxes(W, 1, 2))
+                    grads.append(_bmm(np.swapaxes(h, 1, 2), d))
+                d = _bmm(d, np.swapaxes(W, 1, 2)) if d.ndim == 3 else np.matmul(d, np.swapaxes(W, 1, 2))
                 if t is tape[len(self.conv_channels)] and self.conv_channels:
                     d = d.reshape((c, b) + self._pooled_shape(len(self.conv_channels)))
             else:
@@ -337,9 +349,9 @@ class CNNClassifierTarget:
                     grads.append(np.matmul(np.swapaxes(Pd, 2, 3), dz.reshape(c, b, Ho * Wo, C)))
                 else:
                     grads.append(dz.sum(axis=(1, 2, 3)))
-                    grads.append(np.matmul(np.swapaxes(P, 1, 2), dz.reshape(c, b * Ho * Wo, C)))
+                    grads.append(_bmm(np.swapaxes(P, 1, 2), dz.reshape(c, b * Ho * Wo, C)))
                 if i > 0:                                                        # not the input layer: col2im
-                    dP = np.matmul(dz.reshape(c, b * Ho * Wo, C), np.swapaxes(Kl.reshape(c, k * k * cin, C), 1, 2))
+                    dP = _bmm(dz.reshape(c, b * Ho * Wo, C), np.swapaxes(Kl.reshape(c, k * k * cin, C), 1, 2))
                     dP = dP.reshape(c, b, Ho, Wo, k, k, cin)
                     d = np.zeros((c, b, Ho + k - 1, Wo + k - 1, cin))
                     for di in range(k):
