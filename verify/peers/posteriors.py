@@ -34,10 +34,12 @@ average ``log p_0/n + mean_j log p(x_j|θ)`` with ``temperature = 1/n``. That is
 ``lr = n h``: with that scaling posteriors' learning rate is ``n`` times the toolkit's step size, and a
 learning rate read as ``h`` would give a step ``n`` times too small (no bias, a chain ``n`` times slower).
 
-Chains: every chain is one posteriors state; the chains are batched with ``torch.func.vmap(update,
-randomness="different")``, so each chain has its own momentum and, for SGNHT, its own scalar thermostat
-(batching the chains into one tensor instead would couple them through SGNHT's ``mean(m²)`` over all
-entries). posteriors' ``update`` itself is called unchanged.
+Chains: SGLD, SGHMC and BAOA are elementwise, so the chains are one ``(chains, d)`` parameter tensor of one
+posteriors state (the log-posterior is the sum over chains, whose gradient is each chain's gradient).
+SGNHT's thermostat is a scalar fed by ``mean(m²)`` over *every* entry of the momentum (``sgnht.py:176-177``):
+one tensor would couple the chains through one thermostat, so SGNHT's chains are batched with
+``torch.func.vmap(update, randomness="different")``, one posteriors state and thermostat per chain.
+posteriors' ``update`` itself is called unchanged.
 
 Randomness: the minibatch indices come from the NumPy generator given to :meth:`step` (i.i.d. uniform,
 :func:`~sgmcmc_verify.estimators.base.uniform_indices`), then one 63-bit seed for ``torch.manual_seed``
@@ -67,8 +69,14 @@ __all__ = ["PosteriorsState", "PosteriorsSampler", "torch_log_densities", "sgld_
 METHODS = {"SGLD": "sgld", "SGHMC": "sghmc", "SGNHT": "sgnht", "BAOA": "baoa"}
 
 
+_MODULES: tuple = ()
+
+
 def _torch():
     """``(torch, posteriors.sgmcmc)``; ``ImportError`` naming the extra if absent."""
+    global _MODULES
+    if _MODULES:
+        return _MODULES
     try:
         import warnings
 
@@ -79,7 +87,8 @@ def _torch():
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("sgmcmc_verify.peers.posteriors needs the 'peers-torch' extra: "
                           "pip install torch==2.13.0 && pip install -e '.[peers-torch]'") from e
-    return torch, ps
+    _MODULES = (torch, ps)
+    return _MODULES
 
 
 def torch_log_densities(target):
@@ -92,10 +101,11 @@ def torch_log_densities(target):
 
     Returns
     -------
-    logprior_fn : callable ``(d,) tensor -> () tensor``
+    logprior_fn : callable ``(..., d) tensor -> (...) tensor``
         ``−V_0(θ)``.
-    loglik_fn : callable ``((d,), (b, d)) -> (b,) tensor``
-        ``−V_i(θ)`` for each datum of a batch (constants dropped: only gradients are used).
+    loglik_fn : callable ``((..., d), (..., d)) -> (...) tensor``
+        ``−V_i(θ)`` for each datum ``c_i`` (broadcast over the leading axes; constants dropped: only
+        gradients are used).
     data : (n, d) float64 tensor
 
     Raises
@@ -111,17 +121,17 @@ def torch_log_densities(target):
     data = torch.as_tensor(np.asarray(target.centers, dtype=np.float64))
     if isinstance(target, AnisotropicGaussianMeansTarget):
         prec = torch.as_tensor(np.asarray(target.precision, dtype=np.float64))
-        return (lambda theta: 0.0 * theta.sum()), (lambda theta, c: -0.5 * (prec * (theta - c) ** 2).sum(-1)), data
+        return (lambda theta: 0.0 * theta.sum(-1)), (lambda theta, c: -0.5 * (prec * (theta - c) ** 2).sum(-1)), data
     if isinstance(target, HSGMixtureTarget):
         inv_n, log2 = 1.0 / target.n, float(np.log(2.0))
 
         def loglik_mixture(theta, a):  # −f_i(θ)/N, constants dropped
-            s = a @ theta
-            return inv_n * (-0.5 * (theta**2).sum() + torch.logaddexp(s + log2, -s))
+            s = (a * theta).sum(-1)
+            return inv_n * (-0.5 * (theta**2).sum(-1) + torch.logaddexp(s + log2, -s))
 
-        return (lambda theta: 0.0 * theta.sum()), loglik_mixture, data
+        return (lambda theta: 0.0 * theta.sum(-1)), loglik_mixture, data
     lam = float(target.prior_precision) if isinstance(target, GaussianMeanModel) else 0.0
-    return (lambda theta: -0.5 * lam * (theta**2).sum()), (lambda theta, c: -0.5 * ((theta - c) ** 2).sum(-1)), data
+    return (lambda theta: -0.5 * lam * (theta**2).sum(-1)), (lambda theta, c: -0.5 * ((theta - c) ** 2).sum(-1)), data
 
 
 class PosteriorsState(NamedTuple):
@@ -192,8 +202,11 @@ class PosteriorsSampler:
         n = self.target.n
         scale = n / (n if self.batch_size is None else self.batch_size)
 
-        def log_posterior(theta, batch):  # −V̂(θ) for one chain, posteriors' (value, aux) convention
+        def log_posterior(theta, batch):  # −V̂(θ) of one chain (θ (d,)), posteriors' (value, aux) convention
             return logprior(theta) + scale * loglik(theta, batch).sum(), torch.zeros(())
+
+        def log_posterior_chains(theta, batch):  # Σ_c −V̂(θ_c) over the chains (θ (chains, d)): per-chain gradients
+            return logprior(theta).sum() + scale * loglik(theta[:, None, :], batch).sum(), torch.zeros(())
 
         mod = getattr(ps, METHODS[self.method])
         kw = {"lr": self.step_size, "temperature": 1.0 / beta}
@@ -201,29 +214,33 @@ class PosteriorsSampler:
             kw.update(alpha=self.friction, sigma=1.0)
         if self.method in ("SGLD", "SGHMC", "SGNHT"):
             kw["beta"] = 0.0
-        transform = mod.build(log_posterior, **kw)
         object.__setattr__(self, "_data", data)
-        object.__setattr__(self, "transform", transform)
         object.__setattr__(self, "_module", mod)
-        mb_dim = None if self.batch_size is None else 0
-        if self.method == "SGLD":
-            def one(p, batch):
-                new, _ = transform.update(mod.SGLDState(p), batch)
-                return (new.params,)
-            in_dims = (0, mb_dim)
-        elif self.method == "SGNHT":
+        if self.method == "SGNHT":
+            # one thermostat per chain: the chains are vmapped, each a posteriors state of its own
+            transform = mod.build(log_posterior, **kw)
+
             def one(p, m, xi, batch):
                 new, _ = transform.update(mod.SGNHTState(p, m, xi), batch)
                 return new.params, new.momenta, new.xi
-            in_dims = (0, 0, 0, mb_dim)
+            in_dims = (0, 0, 0, None if self.batch_size is None else 0)
+            step_fn = torch.func.vmap(one, in_dims=in_dims, randomness="different")
         else:
-            cls = mod.SGHMCState if self.method == "SGHMC" else mod.BAOAState
+            # elementwise updates: the chains are one (chains, d) parameter tensor of one posteriors state
+            # (gradient of the sum over chains = each chain's gradient; randn_like draws every entry)
+            transform = mod.build(log_posterior_chains, **kw)
+            if self.method == "SGLD":
+                def step_fn(p, batch):
+                    new, _ = transform.update(mod.SGLDState(p), batch)
+                    return (new.params,)
+            else:
+                cls = mod.SGHMCState if self.method == "SGHMC" else mod.BAOAState
 
-            def one(p, m, batch):
-                new, _ = transform.update(cls(p, m), batch)
-                return new.params, new.momenta
-            in_dims = (0, 0, mb_dim)
-        object.__setattr__(self, "_step_fn", torch.func.vmap(one, in_dims=in_dims, randomness="different"))
+                def step_fn(p, m, batch):
+                    new, _ = transform.update(cls(p, m), batch)
+                    return new.params, new.momenta
+        object.__setattr__(self, "transform", transform)
+        object.__setattr__(self, "_step_fn", step_fn)
 
     def init(self, position, momentum=None, thermostat=None):
         """State at ``position`` ``(chains, d)``; momentum zeros by default (as the toolkit's), SGNHT's

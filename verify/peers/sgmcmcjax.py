@@ -227,7 +227,9 @@ class SGMCMCJaxSampler:
         jax, jnp, K, D, ge, util = _sgmcmcjax()
         logprior, loglik, data = jax_log_densities(self.target)
         data_t = (data,)
-        b = self.batch_size
+        # the whole data: SGMCMCJax's estimator takes b = N as "full batch" (gradient_estimation.py:41-42); its
+        # init_gradient has no such branch and draws N indices with replacement (gradient_estimation.py:31-35)
+        b = self.target.n if self.batch_size is None else self.batch_size
         m = self.method
         if m == "SVRG-LD":
             rate = math.ceil(self.target.n / b) if self.update_rate is None else self.update_rate
