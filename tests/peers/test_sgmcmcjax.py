@@ -216,12 +216,13 @@ def test_sgmcmcjax_sghmc_matches_the_exact_law_of_the_toolkit_sghmc_recursion():
 
 
 @pytest.mark.negative_control(pair="peers.sgmcmcjax_sghmc_law")
-def test_sghmc_law_check_catches_alpha_read_as_the_friction():
-    # α = γ (not γh): the friction 1/h times too large
+def test_sghmc_law_check_catches_dt_read_as_h():
+    # Chen et al.'s η = dt read as the toolkit's h: dt = h (not h²) and α = γ√dt, i.e. the adapter at √h —
+    # a step 14 times too large (still stable here: h·γ = 0.7)
     tgt = gaussian_means_target()
     h, gamma = 5e-3, 10.0
     rec = underdamped_em_recursion(tgt.hessian, tgt.posterior_mean, minibatch_noise_covariance(tgt.centers, 1), h, gamma)
-    zm, zv = _z_scores(sj.sghmc_factory(tgt, h, gamma / h * 0.5), rec, chains=4000, K=1500, seed=12, x0=np.ones(2))
+    zm, zv = _z_scores(sj.sghmc_factory(tgt, np.sqrt(h), gamma), rec, chains=4000, K=1500, seed=12, x0=np.ones(2))
     assert max(np.max(np.abs(zm)), np.max(np.abs(zv))) > Z_BOUND, (zm, zv)
 
 
@@ -284,3 +285,33 @@ def test_centering_value_is_a_stationary_point_of_the_mixture():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call(gaussian_means_target())
+
+
+# ---- BADODAB's thermostat: ‖v‖ − d instead of ‖v‖² − d (diffusions.py:326, 334) ---------------------------
+
+def _stationary_variance_ratio(sampler, chains=400, steps=4000, seed=3):
+    """Position variance over chains after ``steps`` steps (started at the exact law), over the exact variance."""
+    tgt = sampler.target
+    rng = np.random.default_rng(seed)
+    x0 = tgt.posterior_mean + rng.standard_normal((chains, tgt.dim)) * np.sqrt(np.diag(tgt.posterior_cov))
+    st = run_chains(sampler, sampler.init(x0, rng.standard_normal((chains, tgt.dim))), rng, steps=steps)["state"]
+    return st.position.var(axis=0, ddof=1) / np.diag(tgt.posterior_cov)
+
+
+@pytest.mark.statistical(pair="peers.sgmcmcjax_badodab_thermostat")
+def test_badodab_thermostat_holds_the_wrong_temperature():
+    # full gradient, h = 0.01 (h·L = 0.5), 4000 steps = 40 time units: the thermostat (μ = 1) has settled. A
+    # correct adaptive thermostat gives variance ratio 1 (+ O(h)); E‖v‖ = d holds a kinetic temperature 8/π ≈ 2.5
+    # at d = 2 for Gaussian momenta. The ratio's s.e. over 400 chains is √(2/399) ≈ 0.07 (independent chains):
+    # 1.8 is 10 s.e. above 1 and 10 s.e. below 2.5
+    s = sj.badodab_fixed_factory(gaussian_means_target(), 0.01, 0.5, estimator=FullGradient())
+    ratio = _stationary_variance_ratio(s)
+    assert np.all(ratio > 1.8), ratio
+
+
+@pytest.mark.negative_control(pair="peers.sgmcmcjax_badodab_thermostat")
+def test_the_thermostat_check_passes_sgmcmcjaxs_own_sgnht():
+    # SGMCMCJax's SGNHT thermostat uses ‖v‖²/d (diffusions.py:286): the same check finds the right temperature
+    s = sj.sgnht_factory(gaussian_means_target(), 0.01, 0.5, estimator=FullGradient())
+    ratio = _stationary_variance_ratio(s)
+    assert np.all(np.abs(ratio - 1.0) < 0.4), ratio  # 0.4 = 5.7 s.e. plus the O(h) bias at h·L = 0.5
