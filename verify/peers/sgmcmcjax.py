@@ -153,6 +153,69 @@ def _split_keys(seed: int, chains: int):
     return fn(np.uint32(seed))
 
 
+def _triple(sampler, h, friction):
+    """SGMCMCJax's per-chain ``(init_fn, kernel, get_params)`` of ``sampler`` at step ``h`` and ``friction`` (either
+    may be a JAX tracer: SGMCMCJax's ``make_schedule`` takes any 0-d value, ``diffusions.py:377-383``)."""
+    jax, jnp, K, D, ge, util = _sgmcmcjax()
+    logprior, loglik, data = jax_log_densities(sampler.target)
+    data_t = (data,)
+    # the whole data: SGMCMCJax's estimator takes b = N as "full batch" (gradient_estimation.py:41-42); its
+    # init_gradient has no such branch and draws N indices with replacement (gradient_estimation.py:31-35)
+    b = sampler.target.n if sampler.batch_size is None else sampler.batch_size
+    m = sampler.method
+    if m == "SGLD":
+        return K.build_sgld_kernel(h, loglik, logprior, data_t, b)
+    if m == "SGLD-CV":
+        return K.build_sgldCV_kernel(h, loglik, logprior, data_t, b, jnp.asarray(sampler._centering))
+    if m == "SVRG-LD":
+        return K.build_sgld_SVRG_kernel(h, loglik, logprior, data_t, b, sampler.update_rate)
+    if m == "pSGLD":
+        return K.build_psgld_kernel(2.0 * h, loglik, logprior, data_t, b, sampler.alpha, sampler.eps)
+    if m == "SGNHT":
+        return K.build_sgnht_kernel(h * h, loglik, logprior, data_t, b, h * friction)
+    if m == "BAOAB":
+        return K.build_baoab_kernel(h, loglik, logprior, data_t, b, friction, 1.0)
+    if m == "BADODAB":
+        return K.build_badodab_kernel(h, loglik, logprior, data_t, b, friction)
+    # SGHMC (persistent momentum), BAOAB-fixed, BADODAB-fixed: the diffusion's step, the library's assembly
+    est, init_grad = ge.build_gradient_estimation_fn(util.build_grad_log_post(loglik, logprior, data_t), data_t, b)
+    if m == "SGHMC":
+        init_d, upd, get_p, _resample = D.sghmc(h * h, h * friction, 0.0)
+    elif m == "BAOAB-fixed":
+        init_d, upd, get_p = D.baoab(h, friction, 1.0)
+    else:
+        init_d, upd, get_p = D.badodab(h, friction)
+    return K._build_langevin_kernel(init_d, upd, get_p, est, init_grad)
+
+
+#: (id(target), method, b, update_rate, alpha, eps) -> (target, init, kernel, get_params): one compilation per
+#: configuration, with the step size and the friction as arguments (the audit builds a sampler per step size)
+_COMPILED: dict = {}
+
+
+def _compiled(sampler):
+    """Jitted, chain-vmapped ``init(h, friction, keys, positions)`` and ``kernel(h, friction, i, keys, state)`` of
+    ``sampler``'s configuration, and SGMCMCJax's ``get_params``; cached per target object and configuration."""
+    key = (id(sampler.target), sampler.method, sampler.batch_size, sampler.update_rate, sampler.alpha, sampler.eps,
+           tuple(np.ravel(getattr(sampler, "_centering", ()))))
+    hit = _COMPILED.get(key)
+    if hit is not None and hit[0] is sampler.target:
+        return hit[1:]
+    jax, _ = _jax_only()
+
+    def init(h, friction, keys, x):
+        return jax.vmap(_triple(sampler, h, friction)[0])(keys, x)
+
+    def kernel(h, friction, i, keys, state):
+        return jax.vmap(_triple(sampler, h, friction)[1], in_axes=(None, 0, 0))(i, keys, state)
+
+    get_params = _triple(sampler, sampler.step_size, 1.0 if sampler.friction is None else sampler.friction)[2]
+    if len(_COMPILED) > 256:
+        _COMPILED.clear()
+    _COMPILED[key] = (sampler.target, jax.jit(init), jax.jit(kernel), get_params)
+    return _COMPILED[key][1:]
+
+
 class SGMCMCJaxState(NamedTuple):
     """position : (chains, d); momentum : (chains, d) or None, in the toolkit's units (``r``, unit mass);
     thermostat : (chains,) or None (SGNHT's ``ξ``, BADODAB's ``α``); step : int; peer : SGMCMCJax's batched
@@ -224,44 +287,16 @@ class SGMCMCJaxSampler:
             raise ValueError(f"batch_size must be an int for {self.method} (a control variate needs a minibatch)")
         if not self.name:
             object.__setattr__(self, "name", f"SGMCMCJax-{self.method}")
-        jax, jnp, K, D, ge, util = _sgmcmcjax()
-        logprior, loglik, data = jax_log_densities(self.target)
-        data_t = (data,)
-        # the whole data: SGMCMCJax's estimator takes b = N as "full batch" (gradient_estimation.py:41-42); its
-        # init_gradient has no such branch and draws N indices with replacement (gradient_estimation.py:31-35)
-        b = self.target.n if self.batch_size is None else self.batch_size
-        m = self.method
-        if m == "SVRG-LD":
-            rate = math.ceil(self.target.n / b) if self.update_rate is None else self.update_rate
+        if self.method == "SVRG-LD":
+            rate = math.ceil(self.target.n / self.batch_size) if self.update_rate is None else self.update_rate
             object.__setattr__(self, "update_rate", check_positive_int("update_rate", rate))
-        if m == "SGLD":
-            triple = K.build_sgld_kernel(h, loglik, logprior, data_t, b)
-        elif m == "SGLD-CV":
-            cv = jnp.asarray(centering_value(self.target))
-            object.__setattr__(self, "_centering", np.asarray(cv))
-            triple = K.build_sgldCV_kernel(h, loglik, logprior, data_t, b, cv)
-        elif m == "SVRG-LD":
-            triple = K.build_sgld_SVRG_kernel(h, loglik, logprior, data_t, b, self.update_rate)
-        elif m == "pSGLD":
-            triple = K.build_psgld_kernel(2.0 * h, loglik, logprior, data_t, b, self.alpha, self.eps)
-        elif m == "SGNHT":
-            triple = K.build_sgnht_kernel(h * h, loglik, logprior, data_t, b, h * self.friction)
-        elif m == "BAOAB":
-            triple = K.build_baoab_kernel(h, loglik, logprior, data_t, b, self.friction, 1.0)
-        elif m == "BADODAB":
-            triple = K.build_badodab_kernel(h, loglik, logprior, data_t, b, self.friction)
-        else:  # SGHMC (persistent momentum), BAOAB-fixed, BADODAB-fixed: the diffusion's step, the library's assembly
-            est, init_grad = ge.build_gradient_estimation_fn(util.build_grad_log_post(loglik, logprior, data_t), data_t, b)
-            if m == "SGHMC":
-                init_d, upd, get_p, _resample = D.sghmc(h * h, h * self.friction, 0.0)
-            elif m == "BAOAB-fixed":
-                init_d, upd, get_p = D.baoab(h, self.friction, 1.0)
-            else:
-                init_d, upd, get_p = D.badodab(h, self.friction)
-            triple = K._build_langevin_kernel(init_d, upd, get_p, est, init_grad)
-        init_fn, kernel, get_params = triple
-        object.__setattr__(self, "_init", jax.jit(jax.vmap(init_fn)))
-        object.__setattr__(self, "_kernel", jax.jit(jax.vmap(kernel, in_axes=(None, 0, 0))))
+        if self.method == "SGLD-CV":
+            object.__setattr__(self, "_centering", centering_value(self.target))
+        init, kernel, get_params = _compiled(self)
+        object.__setattr__(self, "_h", np.float64(h))
+        object.__setattr__(self, "_f", np.float64(0.0 if self.friction is None else self.friction))
+        object.__setattr__(self, "_init", init)
+        object.__setattr__(self, "_kernel", kernel)
         object.__setattr__(self, "_get_params", get_params)
 
     # ---- units: SGMCMCJax's v ↔ the toolkit's momentum r, its α ↔ the thermostat ------------------------
@@ -299,7 +334,7 @@ class SGMCMCJaxSampler:
         """SGMCMCJax's batched ``SamplerState`` at ``state`` (its ``init_fn``, then the momentum / thermostat
         of ``state`` written into the diffusion state in SGMCMCJax's units)."""
         jax, jnp = _jax_only()
-        peer = self._init(init_keys, jnp.asarray(state.position))
+        peer = self._init(self._h, self._f, init_keys, jnp.asarray(state.position))
         has_m, has_t = METHODS[self.method]
         if has_m:
             leaves = list(peer.diffusion_state.packed_state[0])
@@ -322,7 +357,7 @@ class SGMCMCJaxSampler:
         init_keys, step_keys = self.keys(rng, chains)
         peer = self._peer_state(state, init_keys) if state.peer is None else state.peer
         evals = self._evaluations(state.step, first=state.peer is None)
-        peer = self._kernel(state.step, step_keys, peer)
+        peer = self._kernel(self._h, self._f, state.step, step_keys, peer)
         leaves = peer.diffusion_state.packed_state[0]
         pos = np.asarray(self._get_params(peer))
         has_m, has_t = METHODS[self.method]
