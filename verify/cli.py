@@ -416,6 +416,13 @@ def build_parser():
     sp.add_argument("--labels", default="default,paper", help="the two column names, comma-separated")
     sp.add_argument("--out", default="docs/paper_scale_report.md")
     sp.add_argument("--title", default="Paper-scale report: every claim at the default and the paper scale")
+    sp = add("coverage", help="the coverage table: every checkable item of the texts -> its ledger entries or why "
+                              "none (docs/coverage.md)")
+    sp.add_argument("--claims", default=None, help="a claims.json whose verdicts to show (default: RESULTS/claims.json "
+                                                   "when present)")
+    sp.add_argument("--out", default="docs/coverage.md")
+    sp.add_argument("--check", action="store_true", help="only check the item lists against the ledger (exit 1 on a "
+                                                          "problem)")
     sp = add("audit", help="run the audit battery on a sampler factory (PACKAGE.MODULE:FACTORY, a "
                            "toolkit sampler name, or 'toolkit' for all of them)")
     sp.add_argument("factory", help="a toolkit sampler name, 'toolkit' (every registered sampler), "
@@ -613,6 +620,20 @@ def _main(a, log) -> int:
         _completion(a.shell)
     elif a.cmd == "list":
         _list(a)
+    elif a.cmd == "coverage":
+        from sgmcmc_verify.ledger.claims import all_claims, load_all
+        from sgmcmc_verify.ledger.coverage import check_items, coverage_rows, load_items, render_markdown
+        load_all()
+        items = load_items()
+        problems = check_items(items, {c.id: c.paper for c in all_claims()})
+        for p in problems:
+            print(p)
+        if a.check:
+            return 1 if problems else 0
+        cj = Path(a.claims) if a.claims else Path(a.results) / "claims.json"
+        note = f"verdicts from {cj}" if cj.is_file() else "no claims.json: entries without verdicts"
+        Path(a.out).write_text(render_markdown(coverage_rows(items, cj), note) + "\n", encoding="utf-8")
+        log(f"coverage: {a.out} ({sum(len(v) for v in items.values())} items)")
     elif a.cmd == "compare":
         from sgmcmc_verify.ledger.compare import write_comparison
         labels = tuple(x.strip() for x in a.labels.split(","))

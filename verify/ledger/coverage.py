@@ -1,0 +1,138 @@
+"""The coverage table: every checkable item of the five texts → the ledger entries that decide it, or why none.
+
+A hand-kept item list per paper (``paper_repro/<paper>/items.py``, a list ``ITEMS`` of :class:`Item`) names each
+checkable item of the text — algorithms, theorems, lemmas, propositions, corollaries, quantitative remarks, figure
+panels, tables, experiment claims — with the ledger entries that decide it (claim ids, exact) or, where none can, the
+reason (``not_run``). :func:`coverage_rows` joins the list with the ledger (and, when a ``claims.json`` is given, the
+verdicts it holds); :func:`render_markdown` writes ``docs/coverage.md`` (``sgmcmc-verify coverage``). The tests check
+both directions: every entry an item names is a registered claim, every registered claim is named by some item, and
+no item is left without an entry or a reason (issue #25).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Item", "KINDS", "load_items", "coverage_rows", "check_items", "render_markdown"]
+
+#: the kinds of checkable item
+KINDS = ("algorithm", "theorem", "lemma", "proposition", "corollary", "remark", "figure", "table", "claim",
+         "equation", "assumption")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One checkable item of a text.
+
+    Parameters
+    ----------
+    ref : str
+        Where it is in the text ("Theorem 4.3", "Figure 1(d)", "§5.1, 2nd paragraph").
+    kind : str
+        One of :data:`KINDS`.
+    summary : str
+        What it says, in a few words.
+    entries : tuple of str
+        The ledger entries (claim ids) that decide it, or that carry its evidence.
+    not_run : str
+        Why no entry decides it (data not shipped, a network out of reach on two cores, a definition with nothing to
+        check); empty when ``entries`` is not.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``kind``; neither ``entries`` nor ``not_run`` (an item left absent), or both.
+    """
+
+    ref: str
+    kind: str
+    summary: str
+    entries: tuple = ()
+    not_run: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r} ({self.ref})")
+        if bool(self.entries) == bool(self.not_run):
+            raise ValueError(f"{self.ref}: give the ledger entries that decide it or the reason none can (not_run), "
+                             "exactly one of them")
+        object.__setattr__(self, "entries", tuple(self.entries))
+
+
+def load_items() -> dict:
+    """``{paper: [Item, ...]}`` from every ``paper_repro/<paper>/items.py`` (papers without one are absent)."""
+    from sgmcmc_verify.store.registry import paper_ids
+
+    out = {}
+    for p in paper_ids():
+        try:
+            mod = importlib.import_module(f"sgmcmc_verify.paper_repro.{p}.items")
+        except ModuleNotFoundError as e:
+            if e.name != f"sgmcmc_verify.paper_repro.{p}.items":
+                raise
+            continue
+        out[p] = list(mod.ITEMS)
+    return out
+
+
+def check_items(items: dict, claims: dict) -> list[str]:
+    """Problems, one line each: an entry that is not a registered claim, a registered claim no item names.
+
+    ``claims``: ``{claim id: paper}`` of the ledger.
+    """
+    bad = []
+    named = set()
+    for paper, its in items.items():
+        for it in its:
+            for e in it.entries:
+                named.add(e)
+                if e not in claims:
+                    bad.append(f"{paper} {it.ref}: entry {e!r} is not a registered claim")
+    for cid, paper in sorted(claims.items()):
+        if paper in items and cid not in named:
+            bad.append(f"{paper}: claim {cid} is named by no item of paper_repro/{paper}/items.py")
+    return bad
+
+
+def coverage_rows(items: dict, claims_json=None) -> list[dict]:
+    """One row per item: paper, ref, kind, summary, entries with their statuses (from ``claims_json`` when given)."""
+    status = {}
+    if claims_json is not None and Path(claims_json).is_file():
+        for c in json.loads(Path(claims_json).read_text()).get("claims", []):
+            status[c.get("id")] = c.get("label") or c.get("status") or "?"
+    rows = []
+    for paper, its in items.items():
+        for it in its:
+            rows.append({"paper": paper, "ref": it.ref, "kind": it.kind, "summary": it.summary,
+                         "entries": [(e, status.get(e, "")) for e in it.entries], "not_run": it.not_run})
+    return rows
+
+
+def _md(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(rows: list[dict], scale_note: str = "") -> str:
+    """``docs/coverage.md``: per paper, a table of items with their entries (and verdicts) or the reason none."""
+    out = ["# Coverage: every checkable item of the five texts and the ledger entries that decide it", "",
+           "Generated by `sgmcmc-verify coverage` from the hand-kept item lists (`paper_repro/<paper>/items.py`) and the "
+           "ledger" + (f" ({scale_note})" if scale_note else "") + ". An item with no entry says why (`not run`).", ""]
+    papers = list(dict.fromkeys(r["paper"] for r in rows))
+    counts = []
+    for p in papers:
+        rr = [r for r in rows if r["paper"] == p]
+        n_entry = sum(1 for r in rr if r["entries"])
+        counts.append(f"| {p} | {len(rr)} | {n_entry} | {len(rr) - n_entry} |")
+    out += ["| paper | items | with an entry | not run (with reason) |", "|---|---|---|---|"] + counts + [""]
+    for p in papers:
+        out += [f"## {p}", "", "| item | kind | what | entries (verdict) / why not run |", "|---|---|---|---|"]
+        for r in (r for r in rows if r["paper"] == p):
+            if r["entries"]:
+                cell = "<br>".join(f"`{e}`" + (f" — {s}" if s else "") for e, s in r["entries"])
+            else:
+                cell = f"not run: {_md(r['not_run'])}"
+            out.append(f"| {_md(r['ref'])} | {r['kind']} | {_md(r['summary'])} | {cell} |")
+        out.append("")
+    return "\n".join(out)
