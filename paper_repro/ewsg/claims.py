@@ -11,6 +11,8 @@ module                 claims
 ``claims_appendix``    Appendix E, Appendix F (EWSG-VR, Figs 4 at both texts' n, Fig. 5), Appendix D / G.3
 ``claims_bnn``         §5.3 Bayesian MLP (Fig. 3a, Table 2), Appendix G.3 Table 3; the CNN (not run)
 ``claims_flymc``       §5.2 Table 1 (with FlyMC), Appendix G.1 (FlyMC on the misspecified Gaussian)
+``claims_appendix_     Appendix F eq. (13) (the friction Γ_k), Lemma C.1 (issue #25)
+theory``
 =====================  ===========================================================================================
 
 Every extractor reads ``results/ewsg/`` only (written by :mod:`sgmcmc_verify.paper_repro.ewsg.registry`). The
@@ -22,6 +24,7 @@ from __future__ import annotations
 from sgmcmc_verify.ledger.claims import register
 
 from .claims_appendix import CLAIMS as _APPENDIX
+from .claims_appendix_theory import CLAIMS as _APPENDIX_THEORY
 from .claims_bnn import CLAIMS as _BNN
 from .claims_fig1 import CLAIMS as _FIG1
 from .claims_fig1 import P, SEED, term2_upper_bound_why
@@ -30,5 +33,5 @@ from .claims_theory import CLAIMS as _THEORY
 
 __all__ = ["CLAIMS", "SEED", "P", "term2_upper_bound_why"]
 
-CLAIMS = _FIG1 + _THEORY + _APPENDIX + _BNN + _FLYMC
+CLAIMS = _FIG1 + _THEORY + _APPENDIX + _APPENDIX_THEORY + _BNN + _FLYMC
 register(*CLAIMS)

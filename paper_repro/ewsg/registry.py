@@ -110,3 +110,22 @@ FLYMC_EXPERIMENTS = [
                _MS.run_g1),
 ]
 register_experiment(*FLYMC_EXPERIMENTS)
+
+# ---- Appendix F eq. (13): the friction correction Γ_k, exactly (issue #25) ------------------------
+from . import friction_correction as _FR  # noqa: E402
+
+FRICTION_EXPERIMENTS = [
+    Experiment("ewsg.appF_friction", "ewsg", "Appendix F eq. (13): exact stationary laws (Lyapunov) of SG-EM with "
+               "friction gamma and with Gamma_k against full-gradient EM over h, Sec. 5.1 model (n = 50)",
+               "sgmcmc_verify.paper_repro.ewsg.friction_correction", ("friction_correction.csv", "friction_correction.json"),
+               _FR.FrictionCorrectionSettings, _FR.run_friction_correction),
+]
+register_experiment(*FRICTION_EXPERIMENTS)
+
+# ---- Appendix C, Lemma C.1: moments of the vector field F_k^E, exactly (issue #25) ------------------
+from . import lemma_c1 as _LC1  # noqa: E402
+
+register_experiment(Experiment(
+    "ewsg.lemmaC1", "ewsg", "Lemma C.1: exact second moment of the vector field F_k^E along SG underdamped EM (Sec. 5.1 "
+    "model, n = 50, h = 0.05) against the bound the proof builds from Theorem 4.3's constants",
+    "sgmcmc_verify.paper_repro.ewsg.lemma_c1", ("lemmaC1.csv", "lemmaC1.json"), _LC1.LemmaC1Settings, _LC1.run_lemma_c1))

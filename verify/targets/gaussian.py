@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import check_finite_array, check_positive, check_positive_int
-from .base import CentersTarget
+from .base import CentersTarget, GaussianExactAnswers
 
 __all__ = ["GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED", "GaussianTarget",
            "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED", "AnisotropicGaussianMeansTarget",
@@ -39,12 +39,16 @@ EWSG_GAUSSIAN_SEED = 20210501
 VRSG_GAUSSIAN_SEED = 20180202
 
 
-class _UnitQuadraticCenters(CentersTarget):
+class _UnitQuadraticCenters(GaussianExactAnswers, CentersTarget):
     """Per-datum potential ``½‖θ − c_i‖²``: the per-datum gradients and their minibatch sum, shared by the
     Gaussian-mean targets below."""
 
     def data_gradients(self, theta, idx):
         return theta[:, None, :] - self.centers[idx]
+
+    def data_potentials(self, theta, idx):
+        """``½‖θ_c − c_{idx[c, j]}‖²``: ``(chains, b)``."""
+        return 0.5 * np.sum((theta[:, None, :] - self.centers[idx]) ** 2, axis=-1)
 
     def data_gradient_sum_exact(self, theta, idx):
         """``Σ_j (θ_c − c_{idx[c, j]})`` without forming the ``(chains, b, d)`` array.
@@ -163,7 +167,7 @@ def gaussian_means_target(n: int = 50, dim: int = 2, seed: int = EWSG_GAUSSIAN_S
 
 
 @dataclass(frozen=True, eq=False)
-class GaussianTarget:
+class GaussianTarget(GaussianExactAnswers):
     """``V(θ) = ½(θ − μ)ᵀΣ⁻¹(θ − μ)`` as a finite sum of one datum (``n = 1``).
 
     Parameters
@@ -221,6 +225,25 @@ class GaussianTarget:
 
     def data_gradients(self, theta, idx):
         return (self._centred(theta) @ self._prec)[:, None, :].repeat(idx.shape[1], axis=1)
+
+    def data_potentials(self, theta, idx):
+        """The one datum's ``V`` for every index: ``(chains, b)``."""
+        return np.repeat(self.potential(theta)[:, None], idx.shape[1], axis=1)
+
+    @property
+    def hessian(self) -> np.ndarray:
+        """``Σ⁻¹``, shape ``(d, d)``."""
+        return self._prec
+
+    @property
+    def posterior_mean(self) -> np.ndarray:
+        """``μ`` (the origin when ``mean`` is None), shape ``(d,)``."""
+        return np.zeros(self.dim) if self.mean is None else self.mean
+
+    @property
+    def posterior_cov(self) -> np.ndarray:
+        """``Σ``, shape ``(d, d)``."""
+        return self.cov
 
     def prior_gradient(self, theta):
         return np.zeros_like(theta)
@@ -395,6 +418,10 @@ class AnisotropicGaussianMeansTarget(_UnitQuadraticCenters):
 
     def data_gradients(self, theta, idx):
         return (theta[:, None, :] - self.centers[idx]) * self.precision
+
+    def data_potentials(self, theta, idx):
+        """``½(θ_c − c_i)ᵀP(θ_c − c_i)``: ``(chains, b)``."""
+        return 0.5 * np.sum(self.precision * (theta[:, None, :] - self.centers[idx]) ** 2, axis=-1)
 
     def data_gradient_sum_exact(self, theta, idx):
         """``Σ_j P(θ_c − c_{idx[c, j]})``: (chains, d), idx (chains, b) → (chains, d); the per-datum reference

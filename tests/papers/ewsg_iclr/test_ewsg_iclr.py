@@ -232,6 +232,33 @@ def test_theorem2_rule_needs_its_control_and_reads_both_kernels():
     assert judge(rule, {"condition": Estimate(1e-3), "claim": dict(zip(names, (bad, bad)))}).status == "inconclusive"
 
 
+def _appd_rows(ewsg_kls, sghmc_kls):
+    rows = []
+    for label, kls in (("EWSG b=1", ewsg_kls), ("SGHMC b=2 (G.3, vs EWSG b=1)", sghmc_kls)):
+        rows += [{**r, "label": label} for r in _curve(label, kls)]
+    return rows
+
+
+@pytest.mark.parametrize("ewsg,status", [([2.0, 0.6, 0.45, 0.4, 0.4], "held"),      # progress 0.875 vs 0.875
+                                         ([2.0, 1.4, 0.6, 0.4, 0.4], "failed"),      # 0.375 vs 0.875
+                                         ([2.0, 0.55, 0.45, 0.4, 0.4], "held")])     # 0.906 vs 0.875
+def test_comparable_speed_with_minibatch_b_over_M_plus_1(tmp_path, ewsg, status):
+    d = tmp_path / "ewsg"
+    write_csv(d / "appD.csv", _appd_rows(ewsg, [2.0, 0.6, 0.45, 0.4, 0.4]))
+    write_json(d / "ewsg.appD.manifest.json", {"settings": {"realizations": 1000, "index_chain_length": 1,
+                                                            "batch_sizes": [1], "passes": 4.0, "step_size": 0.05}})
+    v = get(f"{P}.sec5.1.comparable_speed_minibatch_b_over_M_plus_1").evaluate(tmp_path)
+    assert v.status == status and v.basis == "our design"
+
+
+def test_comparable_speed_is_an_equivalence_not_an_unresolved_difference():
+    """A wide interval around 0 is inconclusive, never held (the margin is fixed in advance)."""
+    rule = get(f"{P}.sec5.1.comparable_speed_minibatch_b_over_M_plus_1").rule
+    assert judge(rule, {"b = 1": Estimate(0.0, 0.2, n=10)}).status == "inconclusive"
+    assert judge(rule, {"b = 1": Estimate(0.0, 0.01, n=1000)}).status == "held"
+    assert judge(rule, {"b = 1": Estimate(-0.3, 0.01, n=1000)}).status == "failed"
+
+
 # ---- on the smoke results of every experiment ----------------------------------------------------
 
 def test_theorem2_fails_exactly_and_its_control_holds(smoke_results):
