@@ -12,8 +12,6 @@ module                 claims
 ``claims_appendix_theory`` Appendix F eq. (13) (the friction Γ_k, exact Lyapunov laws), Appendix C Lemma C.1
 ``claims_bnn``         §5.3 Bayesian MLP (Fig. 3a, Table 2), Appendix G.3 Table 3; the CNN (not run)
 ``claims_flymc``       §5.2 Table 1 (with FlyMC), Appendix G.1 (FlyMC on the misspecified Gaussian)
-``claims_appendix_     Appendix F eq. (13) (the friction Γ_k), Lemma C.1 (issue #25)
-theory``
 =====================  ===========================================================================================
 
 Every extractor reads ``results/ewsg/`` only (written by :mod:`sgmcmc_verify.paper_repro.ewsg.registry`). The
