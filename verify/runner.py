@@ -269,12 +269,13 @@ def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None) 
     log = _TASK_LOG
     if log is not None and not (n_jobs == 1 and backend is None):
         import time
-        sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": time.time(), "tasks": []}
+        now = time.time()
+        sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": now, "end": now, "tasks": []}
+        log.append(sec)  # recorded up front: a consumer (zip) may stop without exhausting this generator
         for out, timing in _parallel_results_plain([(_timed_call,) + tuple(c) for c in calls], n_jobs, backend):
             sec["tasks"].append(timing)
+            sec["end"] = time.time()
             yield out
-        sec["end"] = time.time()
-        log.append(sec)
         return
     yield from _parallel_results_plain(calls, n_jobs, backend)
 
