@@ -72,8 +72,16 @@ def _env():
 
 
 def _load(folder: Path, stem: str):
+    """The numbers of one check, or ``None`` when there are none to draw (missing; timed out, diverged or
+    raised: those rows carry the error, not the check's numbers)."""
     p = folder / f"{stem}.json"
-    return read_json(p) if p.exists() else None
+    if not p.exists():
+        return None
+    r = read_json(p)
+    m = str(r.get("measured", ""))
+    if m in ("timed out", "diverged") or m.startswith("raised ") or "error" in r.get("data", {}):
+        return None
+    return r
 
 
 def _consistency(res: Path, out: Path) -> list[Path]:
@@ -108,7 +116,7 @@ def _consistency(res: Path, out: Path) -> list[Path]:
 
 def _sg(res: Path, out: Path) -> list[Path]:
     r = _load(res, "sg_sensitivity")
-    if not r or not r["data"]:
+    if not r or "b" not in r["data"]:
         return []
     d = r["data"]
     fig, ax = plt.subplots(figsize=(5, 3.8))
@@ -226,7 +234,14 @@ def draw_sampler(res: Path, out: Path) -> list[Path]:
     try:
         paths, names = [], []
         for stem, fn in _PANELS:
-            p = fn(res, out)
+            try:
+                p = fn(res, out)
+            except (KeyError, TypeError, ValueError) as e:   # numbers of another layout: no panel, said so
+                import warnings
+                warnings.warn(f"audit page {final.name}: panel {stem} not drawn ({type(e).__name__}: {e})",
+                              RuntimeWarning, stacklevel=2)
+                plt.close("all")
+                continue
             if p:
                 paths += p
                 names.append(stem)
