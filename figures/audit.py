@@ -160,6 +160,10 @@ def _mixture(res: Path, out: Path) -> list[Path]:
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.5))
     a1.plot(np.zeros(len(d["floor"])), d["floor"], "o", color="grey", alpha=0.6, label="exact vs exact")
     a1.plot([1], [d["w2"]], "s", color="C3", label="sampler vs exact")
+    if d.get("floor_bound") is not None:
+        a1.axhline(d["floor_bound"], ls="--", color="grey", lw=0.8, label="99.87 % bound of the floor")
+    if d.get("w2_start") is not None:
+        a1.plot([1], [d["w2_start"]], "^", color="C1", label="the displaced start")
     a1.set(xticks=[0, 1], xticklabels=["floor", "sampler"], xlim=(-0.5, 1.5), ylabel="exact W2",
            title=f"W2 on {d['chains']} points")
     a1.legend(fontsize=8)
