@@ -1,11 +1,15 @@
-"""The audit battery: run the six checks on one sampler factory and store the numbers.
+"""The audit battery: run the checks on one sampler factory and store the numbers.
 
-``audit(factory, params=..., scale=..., name=...)`` runs checks 1–6 (:mod:`~sgmcmc_verify.audit.consistency`,
-:mod:`~sgmcmc_verify.audit.sg_noise`, :mod:`~sgmcmc_verify.audit.time_average`, :mod:`~sgmcmc_verify.audit.multimodal`,
-:mod:`~sgmcmc_verify.audit.stability`, :mod:`~sgmcmc_verify.audit.cost`) and writes ``results/audit/<name>/``:
-``summary.json`` (the one-screen table rows ``{check, measured, expected, status, detail}``, the
-settings, the seed, the factory, its parameters and the package versions), ``summary.csv``, and one
-``<check>.json`` with the numbers behind each row. Drawing (``figures/audit.py``) reads these files only.
+``audit(factory, params=..., scale=..., name=...)`` probes the protocol (:mod:`~sgmcmc_verify.audit.protocol`),
+then runs the checks (:data:`CHECKS`: :mod:`~sgmcmc_verify.audit.consistency` on two targets,
+:mod:`~sgmcmc_verify.audit.mixing`, :mod:`~sgmcmc_verify.audit.sg_noise`, :mod:`~sgmcmc_verify.audit.time_average`,
+:mod:`~sgmcmc_verify.audit.multimodal`, :mod:`~sgmcmc_verify.audit.stability`, :mod:`~sgmcmc_verify.audit.cost`),
+each under its time limit (:func:`run_check`: a timeout, a divergence, an exception of the audited code or
+non-finite numbers are a ``flagged`` finding of that check, and the others still run), and writes
+``results/audit/<name>/`` — replaced whole when it is complete: ``summary.json`` (the one-screen table rows
+``{check, measured, expected, status, detail}``, the settings, the seed, the factory, its parameters and the
+package versions), ``summary.csv``, and one ``<check>.json`` with the numbers behind each row. Drawing
+(``figures/audit.py``) reads these files only, through :func:`read_summaries` (which skips a corrupt one).
 """
 from __future__ import annotations
 
