@@ -9,6 +9,7 @@ HTML + CSS, relative links only, no network). :func:`draw_all` does it for every
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import matplotlib
@@ -21,7 +22,7 @@ from jinja2 import Environment, select_autoescape  # noqa: E402
 from sgmcmc_verify.figures._common import save_figure  # noqa: E402
 from sgmcmc_verify.store.io import read_json, write_json, write_text  # noqa: E402
 
-__all__ = ["draw_all", "draw_sampler", "render_index"]
+__all__ = ["draw_all", "draw_sampler", "render_index", "read_summaries"]
 
 _SYMBOL = {"pass": "✓", "flagged": "✗ flagged", "warn": "⚠", "info": "i", "n/a": "—", "inconclusive": "?"}
 
@@ -241,7 +242,6 @@ def draw_sampler(res: Path, out: Path) -> list[Path]:
             try:
                 p = fn(res, out)
             except (KeyError, TypeError, ValueError) as e:   # numbers of another layout: no panel, said so
-                import warnings
                 warnings.warn(f"audit page {final.name}: panel {stem} not drawn ({type(e).__name__}: {e})",
                               RuntimeWarning, stacklevel=2)
                 plt.close("all")
@@ -264,21 +264,46 @@ def draw_sampler(res: Path, out: Path) -> list[Path]:
     return [final / p.relative_to(out) for p in paths] + [final / "summary.json", final / "index.html"]
 
 
+def read_summaries(root, warn=None) -> dict:
+    """``{name: summary}`` of every audit under ``root`` (``results/audit``) whose ``summary.json`` reads.
+
+    A folder whose ``summary.json`` is missing, unreadable or not an audit summary is skipped with a
+    warning (``warn(message)``, default :func:`warnings.warn`): one corrupt old audit does not stop the others.
+    """
+    warn = warn or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=3))
+    out = {}
+    root = Path(root)
+    if not root.is_dir():
+        return out
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        f = folder / "summary.json"
+        if not f.is_file():
+            continue
+        try:
+            sm = json.loads(f.read_text())
+            if not isinstance(sm, dict) or not isinstance(sm.get("rows"), list) or not all(
+                    isinstance(r, dict) and {"check", "status"} <= set(r) for r in sm["rows"]):
+                raise ValueError("not an audit summary (no rows of check/status)")
+        except (OSError, ValueError, UnicodeDecodeError) as e:
+            warn(f"skipping the audit in {folder}: {f.name} is unreadable ({type(e).__name__}: {str(e)[:120]})")
+            continue
+        out[folder.name] = sm
+    return out
+
+
 def draw_all(results_dir, out_dir, warn=None) -> list[Path]:
     """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``).
 
     A folder whose ``summary.json`` does not read is skipped with a warning (``warn(message)``; default
     :func:`warnings.warn`), so one corrupt old audit does not stop the listing of the others.
     """
-    from sgmcmc_verify.audit.battery import read_summaries
-
     results_dir, out_dir = Path(results_dir), Path(out_dir)
     paths, listing = [], []
     for name, s in read_summaries(results_dir, warn).items():
         try:
             paths += draw_sampler(results_dir / name, out_dir / name)
         except (OSError, ValueError, KeyError, TypeError) as e:
-            (warn or (lambda m: __import__("warnings").warn(m, RuntimeWarning, stacklevel=2)))(
+            (warn or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=2)))(
                 f"skipping the audit in {results_dir / name}: its files do not draw ({type(e).__name__}: {str(e)[:120]})")
             continue
         st = [r["status"] for r in s["rows"]]
