@@ -62,7 +62,7 @@ table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 0
 .flagged { background: #fbe0e0; }</style></head><body>
 <h1>Audit battery</h1>
 <table><tr><th>sampler</th><th>scale</th><th>passed</th><th>flagged</th><th>other</th></tr>
-{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="{{ s.name }}/index.html">{{ s.name }}</a></td>
+{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="./{{ s.name | urlencode }}/index.html">{{ s.name }}</a></td>
 <td>{{ s.scale }}</td><td>{{ s.passed }}</td><td>{{ s.flagged|join(", ") }}</td><td>{{ s.other }}</td></tr>
 {% endfor %}</table></body></html>
 """
@@ -102,14 +102,22 @@ def _consistency(res: Path, out: Path) -> list[Path]:
             if np.all(ex > 0):
                 ax.loglog(h, ex, "k--", label=f"covariance, exact law (p = {d['exact']['slope']:.2f})")
         c = d["cov"]
-        if c["slope"] is not None:
-            ax.loglog(h, np.exp(np.log(np.array(c["err"])[np.array(c["above_floor"])]).mean()
-                                + c["slope"] * (np.log(h) - np.log(h[np.array(c["above_floor"])]).mean())),
-                      ":", color="C0", label=f"fit p = {c['slope']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]")
+        above = np.array(c["above_floor"], bool)
+        zero = (d.get("extrapolated_to_zero") or {}).get("cov")
+        from_fit = c["slope"] is not None and int(above.sum()) >= 5 and r.get("status") not in ("flagged", "warn")
+        if from_fit:   # the line the order verdict rests on: over the points it was fitted to, no further
+            hx = h[above]
+            ax.loglog(hx, np.exp(np.log(np.array(c["err"])[above]).mean() + c["slope"] * (np.log(hx) - np.log(hx).mean())),
+                      ":", color="C0", lw=1.5,
+                      label=f"fit p = {c['slope']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}] ({int(above.sum())} points)")
+        elif zero is not None and r.get("status") in ("flagged", "warn") and zero.get("norm"):
+            ax.axhline(zero["norm"], color="C0", ls="-.", lw=1,   # what a flag or warning rests on: the error at h = 0
+                       label=f"covariance error extrapolated to h = 0: {zero['norm']:.2g} (z = {zero['z']:.0f})")
         lo = min(np.min(np.array(d["cov"]["floor"])), np.min(np.array(d["mean"]["floor"]))) / 3
         hi = 3 * max(np.max(d["cov"]["err"]), np.max(d["mean"]["err"]), 2 * np.max(d["cov"]["floor"]))
         ax.set_ylim(max(lo, 1e-6), hi)
-        ax.set(xlabel="step size h", ylabel="stationary error", title=f"{r['check']}: {d['target']}")
+        ax.set(xlabel="step size h", ylabel="stationary error (mean: posterior s.d.; cov.: relative)")
+        ax.set_title(f"{r['check']}: {d['target']} — {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
         ax.legend(fontsize=7)
     fig.suptitle("Check 1: error vs h (shaded: 2× the Monte Carlo floor)", fontsize=10)
     return save_figure(fig, out, "consistency", plain_log_minor_ticks=True)
