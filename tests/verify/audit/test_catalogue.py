@@ -207,3 +207,21 @@ def test_an_audit_replaces_its_folder_whole_and_a_corrupt_old_one_is_skipped(tmp
     with pytest.warns(RuntimeWarning, match="skipping the audit in .*old"):
         assert main(["audit", "support.audit:ula", "--name", "y", "--checks", "sg_sensitivity", *args]) == 0
     assert "y/index.html" in (tmp_path / "o/audit/index.html").read_text()
+
+
+def test_non_finite_numbers_in_a_result_are_a_finding_and_the_json_stays_strict(tmp_path):
+    from sgmcmc_verify.audit.battery import run_check
+    from sgmcmc_verify.audit.common import CheckResult
+    from sgmcmc_verify.store.io import write_json
+
+    res = run_check("cost", lambda: CheckResult("cost vs n", "x", "y", "pass", "fine", {"a": [1.0, float("nan")],
+                                                                                         "b": {"c": float("inf")}}), None)
+    assert res.status == "flagged" and "non-finite numbers in the result (a[1], b.c)" in res.detail
+    write_json(tmp_path / "r.json", res.data)          # allow_nan=False: it would raise on a NaN left in place
+    assert json.loads((tmp_path / "r.json").read_text())["a"] == [1.0, None]
+
+
+@pytest.mark.parametrize("bad", ["javascript:alert(1)", "../up", ".hidden", "a/b"])
+def test_an_audit_name_must_be_a_plain_folder_name(bad, tmp_path):
+    with pytest.raises(ValueError, match="name must be a plain folder name"):
+        audit(samplers.sgld, scale="smoke", name=bad, results=tmp_path, checks=("cost",))
