@@ -343,6 +343,17 @@ def _n_jobs(n: int) -> int:
     return n
 
 
+def _warn_ignored_options(a, argv, log) -> None:
+    """Warn about options that the command line gives but that have no effect (#28): ``--scale`` with ``--no-run``
+    (stored results are evaluated at the scale they were run), ``--scheduler`` without ``--backend dask``."""
+    given = {t.split("=", 1)[0] for t in (sys.argv[1:] if argv is None else argv) if t.startswith("--")}
+    if getattr(a, "no_run", False) and "--scale" in given:
+        log(f"warning: --scale {a.scale} has no effect with --no-run: the stored results are evaluated at the scale "
+            "they were run at (each record names it)")
+    if getattr(a, "scheduler", None) and getattr(a, "backend", None) != "dask":
+        log(f"warning: --scheduler {a.scheduler} has no effect without --backend dask; ignored")
+
+
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr)
 
@@ -358,6 +369,7 @@ def main(argv=None) -> int:
             a.n_jobs = _n_jobs(a.n_jobs)
         if getattr(a, "backend", None) is not None and a.backend not in BACKENDS:
             raise ValueError(f"unknown backend {a.backend!r}; choose one of {', '.join(BACKENDS)}")
+        _warn_ignored_options(a, argv, log)
         for spec in a.data:
             from sgmcmc_verify.targets.datasets import set_data_path
             name, sep, path = spec.partition("=")
