@@ -93,14 +93,22 @@ def _consistency(res: Path, out: Path) -> list[Path]:
             if np.all(ex > 0):
                 ax.loglog(h, ex, "k--", label=f"covariance, exact law (p = {d['exact']['slope']:.2f})")
         c = d["cov"]
-        if c["slope"] is not None:
-            ax.loglog(h, np.exp(np.log(np.array(c["err"])[np.array(c["above_floor"])]).mean()
-                                + c["slope"] * (np.log(h) - np.log(h[np.array(c["above_floor"])]).mean())),
-                      ":", color="C0", label=f"fit p = {c['slope']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]")
+        above = np.array(c["above_floor"], bool)
+        zero = (d.get("extrapolated_to_zero") or {}).get("cov")
+        from_fit = c["slope"] is not None and int(above.sum()) >= 5 and r.get("status") not in ("flagged", "warn")
+        if from_fit:   # the line the order verdict rests on: over the points it was fitted to, no further
+            hx = h[above]
+            ax.loglog(hx, np.exp(np.log(np.array(c["err"])[above]).mean() + c["slope"] * (np.log(hx) - np.log(hx).mean())),
+                      ":", color="C0", lw=1.5,
+                      label=f"fit p = {c['slope']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}] ({int(above.sum())} points)")
+        elif zero is not None and r.get("status") in ("flagged", "warn") and zero.get("norm"):
+            ax.axhline(zero["norm"], color="C0", ls="-.", lw=1,   # what a flag or warning rests on: the error at h = 0
+                       label=f"covariance error extrapolated to h = 0: {zero['norm']:.2g} (z = {zero['z']:.0f})")
         lo = min(np.min(np.array(d["cov"]["floor"])), np.min(np.array(d["mean"]["floor"]))) / 3
         hi = 3 * max(np.max(d["cov"]["err"]), np.max(d["mean"]["err"]), 2 * np.max(d["cov"]["floor"]))
         ax.set_ylim(max(lo, 1e-6), hi)
-        ax.set(xlabel="step size h", ylabel="stationary error", title=f"{r['check']}: {d['target']}")
+        ax.set(xlabel="step size h", ylabel="stationary error (mean: posterior s.d.; cov.: relative)")
+        ax.set_title(f"{r['check']}: {d['target']} — {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
         ax.legend(fontsize=7)
     fig.suptitle("Check 1: error vs h (shaded: 2× the Monte Carlo floor)", fontsize=10)
     return save_figure(fig, out, "consistency", plain_log_minor_ticks=True)
@@ -208,30 +216,62 @@ def render_index(summary: dict, figures: list[str], results: str) -> str:
 
 
 def draw_sampler(res: Path, out: Path) -> list[Path]:
-    """Figures, ``summary.json`` and ``index.html`` of one audited sampler (``res`` = ``results/audit/<name>``)."""
+    """Figures, ``summary.json`` and ``index.html`` of one audited sampler (``res`` = ``results/audit/<name>``).
+
+    The page is drawn into a fresh folder that then replaces ``out`` whole: no figure of an earlier audit
+    of the same name stays beside the new summary.
+    """
+    import os
+    import shutil
+
     res, out = Path(res), Path(out)
     summary = read_json(res / "summary.json")
-    paths, names = [], []
-    for stem, fn in _PANELS:
-        p = fn(res, out)
-        if p:
-            paths += p
-            names.append(stem)
-    rows = [{k: r[k] for k in ("check", "measured", "expected", "status", "detail")} for r in summary["rows"]]
-    write_json(out / "summary.json", rows)
-    write_text(out / "index.html", render_index(summary, names, str(res)))
-    return paths + [out / "summary.json", out / "index.html"]
+    final = out
+    out = final.with_name(f".{final.name}.partial-{os.getpid()}")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    try:
+        paths, names = [], []
+        for stem, fn in _PANELS:
+            p = fn(res, out)
+            if p:
+                paths += p
+                names.append(stem)
+        rows = [{k: r[k] for k in ("check", "measured", "expected", "status", "detail")} for r in summary["rows"]]
+        write_json(out / "summary.json", rows)
+        write_text(out / "index.html", render_index(summary, names, str(res)))
+        old = final.with_name(f".{final.name}.old-{os.getpid()}")
+        if final.exists():
+            os.replace(final, old)
+        os.replace(out, final)
+        if old.exists():
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if out.exists():
+            shutil.rmtree(out, ignore_errors=True)
+    return [final / p.relative_to(out) for p in paths] + [final / "summary.json", final / "index.html"]
 
 
-def draw_all(results_dir, out_dir) -> list[Path]:
-    """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``)."""
+def draw_all(results_dir, out_dir, warn=None) -> list[Path]:
+    """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``).
+
+    A folder whose ``summary.json`` does not read is skipped with a warning (``warn(message)``; default
+    :func:`warnings.warn`), so one corrupt old audit does not stop the listing of the others.
+    """
+    from sgmcmc_verify.audit.battery import read_summaries
+
     results_dir, out_dir = Path(results_dir), Path(out_dir)
     paths, listing = [], []
-    for folder in sorted(p for p in results_dir.iterdir() if (p / "summary.json").is_file()):
-        paths += draw_sampler(folder, out_dir / folder.name)
-        s = read_json(folder / "summary.json")
+    for name, s in read_summaries(results_dir, warn).items():
+        try:
+            paths += draw_sampler(results_dir / name, out_dir / name)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            (warn or (lambda m: __import__("warnings").warn(m, RuntimeWarning, stacklevel=2)))(
+                f"skipping the audit in {results_dir / name}: its files do not draw ({type(e).__name__}: {str(e)[:120]})")
+            continue
         st = [r["status"] for r in s["rows"]]
-        listing.append({"name": folder.name, "scale": s.get("scale"), "passed": f"{st.count('pass')}/{len(st)}",
+        listing.append({"name": name, "scale": s.get("scale"), "passed": f"{st.count('pass')}/{len(st)}",
                         "flagged": s.get("flagged", []),
                         "other": ", ".join(f"{st.count(k)} {k}" for k in ("warn", "inconclusive", "info", "n/a")
                                            if st.count(k))})

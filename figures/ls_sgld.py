@@ -16,7 +16,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure, draws_results  # noqa: E402
 from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
@@ -145,6 +145,8 @@ def _fig1(res, out):
             ax.plot([r["x1"] for r in ss], [r["x2"] for r in ss], ".", ms=2, color=_COL[name],
                     label=f"{name} (η={ss[0]['step_size']:.3g})" if ss else name)
         ax.set_title(f"first samples, {'same' if sset == 'same' else 'LS ×(1+4σ)^1/4'} step", fontsize=9)
+        ax.set_xlabel("x₁")
+        ax.set_ylabel("x₂")
         ax.set_aspect("equal", "datalim")
         ax.legend(fontsize=6, frameon=False, markerscale=4)
     for ax, sset in zip(axes[:, 1], ("same", "scaled")):
@@ -293,6 +295,8 @@ def _table2(res, out):
         ax.plot([r["x1"] for r in ref], [r["x2"] for r in ref], ".", ms=1.5, color="0.6", label="exact (grid)")
         ax.plot([r["x1"] for r in ss], [r["x2"] for r in ss], ".", ms=1.5, color=_COL[name], label=name)
         ax.set_title(f"Fig. 2: {name}, window ending at N={int(Nmax)}", fontsize=9)
+        ax.set_xlabel("x₁")
+        ax.set_ylabel("x₂")
         ax.legend(fontsize=6, frameon=False, markerscale=4)
     return _save(fig, out, "table2")
 
@@ -304,6 +308,7 @@ PANELS = ((("table2.csv",), _table2), (("fig3.csv", "fig3.json"), _fig3),
           (("table3.csv",), _table3), (("fig1.csv", "fig1_samples.csv"), _fig1), (("fig4.csv",), _fig4))
 
 
+@draws_results
 def draw_all(results_dir, out_dir) -> list[Path]:
     """Draw every LS-SGLD figure whose result files exist in ``results_dir``; return the written paths."""
     return draw_available(PANELS, Path(results_dir), Path(out_dir))

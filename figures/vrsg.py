@@ -13,12 +13,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from sgmcmc_verify.figures._common import draws_results  # noqa: E402
+
 __all__ = ["draw_all", "PANELS"]
 
 #: The panel functions, in drawing order.
 PANELS: list = []
 
 
+@draws_results
 def draw_all(results_dir, out_dir) -> list[Path]:
     """Draw every vrSG-MCMC figure whose results exist; returns the written paths."""
     res, out = Path(results_dir), Path(out_dir)

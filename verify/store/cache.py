@@ -49,6 +49,7 @@ from filelock import FileLock, Timeout
 from ..errors import ResultFileError, check_positive_int
 from .io import parse_json, read_regular, sha256_file, write_json
 from .registry import PROJECT_PACKAGES, Experiment, get_experiment, load_all_experiments, registered_experiments
+from .settings import apply_overrides
 
 __all__ = ["run_experiment", "code_fingerprint", "settings_key", "package_versions", "git_commit", "check_manifest",
            "verify_outputs", "verify_published", "snapshot_published", "remove_stale_temporaries", "pid_alive", "BACKENDS",
@@ -457,7 +458,7 @@ def _check_run_args(n_jobs, backend) -> None:
 
 
 def _compute(exp: Experiment, cfg, scale, settings, fp, modules, key, exp_dir: Path, cache: Path, n_jobs, backend,
-             progress, log) -> None:
+             progress, log, overrides=None) -> None:
     """Run ``exp`` into a temporary directory and move it into place as ``cache`` (the entry lock is held)."""
     tmp = exp_dir / f".tmp-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     tmp.mkdir(parents=True, exist_ok=False)
@@ -473,6 +474,8 @@ def _compute(exp: Experiment, cfg, scale, settings, fp, modules, key, exp_dir: P
                     "git": git_commit(), "wall_time_s": wall, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                     "outputs": list(exp.outputs), "n_jobs": n_jobs, "backend": backend,
                     "sha256": {o: sha256_file(tmp / o) for o in exp.outputs}}
+        if overrides:   # only when given, so that a plain run's manifest is what it always was
+            manifest["overrides"] = _jsonable(overrides)
         write_json(tmp / "manifest.json", manifest)
         if cache.exists():  # a forced run, or a corrupt entry: set the old one aside first (rename, never delete first)
             old = exp_dir / f".old-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -538,7 +541,8 @@ def _publish(exp: Experiment, cache: Path, manifest: Mapping[str, Any], root: Pa
 
 
 def run_experiment(exp: Experiment | str, scale: str = "default", *, results_root="results", n_jobs: int = 1,
-                   backend: str | None = None, force: bool = False, progress=None, log=None) -> dict:
+                   backend: str | None = None, force: bool = False, progress=None, log=None,
+                   overrides: Mapping[str, Any] | None = None) -> dict:
     """Run (or reuse) one experiment and copy its outputs into ``results_root/<paper>/``.
 
     A stored entry is reused only after its manifest and the SHA-256 of every output check out
@@ -562,6 +566,10 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     progress : callable or None
         Passed to the experiment's run (e.g. a tqdm updater).
     log : callable(str) or None
+    overrides : mapping or None
+        Settings changed from the scale's values (``run --set KEY=VALUE`` / ``--seed``), checked and read
+        as the fields' types by :func:`sgmcmc_verify.store.settings.apply_overrides`; they enter the cache
+        key like every setting, and the manifest lists them under ``"overrides"``.
 
     Returns
     -------
@@ -574,7 +582,8 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     KeyError
         Unknown experiment id.
     ValueError
-        Unknown scale, ``n_jobs`` not a positive integer, unknown ``backend``.
+        Unknown scale, ``n_jobs`` not a positive integer, unknown ``backend``, an override that is not a
+        setting of the experiment or does not read as its type.
     sgmcmc_verify.errors.ResultFileError
         A copy in ``results_root/<paper>/`` that does not match the entry just verified (the disk
         changed under the run).
@@ -582,7 +591,7 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     if isinstance(exp, str):
         exp = get_experiment(exp)
     _check_run_args(n_jobs, backend)
-    cfg = exp.settings.at(scale)
+    cfg = apply_overrides(exp.settings.at(scale), overrides or {}, exp.id)
     settings = {**cfg.key_fields(), **cfg.inputs()}
     fp, modules = code_fingerprint(exp.module)
     key = settings_key(exp, settings, fp)
@@ -600,7 +609,8 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
             if log:
                 log(f"{exp.id}: reused stored result (key {key})")
         else:
-            _compute(exp, cfg, scale, settings, fp, modules, key, exp_dir, cache, n_jobs, backend, progress, log)
+            _compute(exp, cfg, scale, settings, fp, modules, key, exp_dir, cache, n_jobs, backend, progress, log,
+                     overrides={k: getattr(cfg, k) for k in (overrides or {})})
             manifest = check_manifest(cache / "manifest.json", exp.id, key, exp=exp)
         _publish(exp, cache, manifest, root, log)
     finally:

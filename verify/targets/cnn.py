@@ -44,6 +44,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from scipy.special import log_softmax, softmax
 
 from ..errors import check_finite_array, check_positive, check_positive_int
+from .base import ExactAnswers
 
 __all__ = ["CNNClassifierTarget", "EWSG_CNN"]
 
@@ -390,6 +391,16 @@ class CNNClassifierTarget:
                 raise ValueError(f"weights must broadcast to idx's shape {idx.shape}, got {w.shape}") from None
         delta, tape = self._output_delta(params, self.X[idx], self.y[idx], w)
         return self._backward(params, tape, delta, per_datum=False)
+
+    def data_potentials(self, theta, idx):
+        """``−log softmax(f(x_i; θ_c))_{y_i}``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, b)``."""
+        idx = self._check_idx(theta, idx)
+        lp = log_softmax(self._forward(self.unpack(theta), self.X[idx])[0], axis=-1)
+        return -np.take_along_axis(lp, self.y[idx][..., None], axis=-1)[..., 0]
+
+    def exact_answers(self):
+        """No closed form: :class:`~sgmcmc_verify.targets.base.ExactAnswers` with every field empty."""
+        return ExactAnswers(missing="no closed form for a neural network posterior")
 
     def prior_gradient(self, theta):
         """``λθ``: ``(c, d)`` → ``(c, d)``."""
