@@ -1049,3 +1049,12 @@ def test_options_without_effect_warn(argv, needle, fig1a_copy, capsys):
     assert main(argv + ["--results", str(root), "--no-progress"] + (["--out", str(root / "o")] if argv[0] == "report"
                                                                       else [])) == 0
     assert needle in capsys.readouterr().err
+
+
+def test_a_run_with_a_changed_setting_is_not_taken_for_an_edited_manifest(fig1a_copy, capsys):
+    """Control for the scale check: ``run --set`` records its changes (``overrides``), which the check allows."""
+    root, _ = fig1a_copy
+    n = json.loads((root / "ewsg" / "ewsg.fig1a.manifest.json").read_text())["settings"]["realizations"]
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--set", f"realizations={n // 2}", "--results", str(root),
+                 "--no-progress"]) == 0
+    assert _report(root) == 0
