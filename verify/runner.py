@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from .errors import DivergenceError, check_nonnegative_int, check_positive_int
 
@@ -265,7 +265,11 @@ def _timed_call(fn, *args):
 
 
 def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
-    """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers."""
+    """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers.
+
+    ``n_jobs`` is capped at the number of calls (``-1``, every core, too): no worker is started that would get no
+    task (#28)."""
+    n_jobs = max(1, min(len(calls), effective_n_jobs(n_jobs)))
     log = _TASK_LOG
     if log is not None and not (n_jobs == 1 and backend is None):
         import time
