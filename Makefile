@@ -57,6 +57,7 @@ bench: $(STAMP)
 	$(PY) bench/bench_mlp.py
 	$(PY) bench/bench_parallel.py
 	$(PY) bench/bench_flymc.py
+	$(PY) bench/bench_cnn.py
 
 ## make test-peers: install the optional peers extra (blackjax, JAX CPU) and run the adapter tests (tests/peers/)
 test-peers: $(STAMP)

@@ -61,7 +61,7 @@ table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 0
 .flagged { background: #fbe0e0; }</style></head><body>
 <h1>Audit battery</h1>
 <table><tr><th>sampler</th><th>scale</th><th>passed</th><th>flagged</th><th>other</th></tr>
-{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="{{ s.name }}/index.html">{{ s.name }}</a></td>
+{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="./{{ s.name | urlencode }}/index.html">{{ s.name }}</a></td>
 <td>{{ s.scale }}</td><td>{{ s.passed }}</td><td>{{ s.flagged|join(", ") }}</td><td>{{ s.other }}</td></tr>
 {% endfor %}</table></body></html>
 """
@@ -217,30 +217,62 @@ def render_index(summary: dict, figures: list[str], results: str) -> str:
 
 
 def draw_sampler(res: Path, out: Path) -> list[Path]:
-    """Figures, ``summary.json`` and ``index.html`` of one audited sampler (``res`` = ``results/audit/<name>``)."""
+    """Figures, ``summary.json`` and ``index.html`` of one audited sampler (``res`` = ``results/audit/<name>``).
+
+    The page is drawn into a fresh folder that then replaces ``out`` whole: no figure of an earlier audit
+    of the same name stays beside the new summary.
+    """
+    import os
+    import shutil
+
     res, out = Path(res), Path(out)
     summary = read_json(res / "summary.json")
-    paths, names = [], []
-    for stem, fn in _PANELS:
-        p = fn(res, out)
-        if p:
-            paths += p
-            names.append(stem)
-    rows = [{k: r[k] for k in ("check", "measured", "expected", "status", "detail")} for r in summary["rows"]]
-    write_json(out / "summary.json", rows)
-    write_text(out / "index.html", render_index(summary, names, str(res)))
-    return paths + [out / "summary.json", out / "index.html"]
+    final = out
+    out = final.with_name(f".{final.name}.partial-{os.getpid()}")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    try:
+        paths, names = [], []
+        for stem, fn in _PANELS:
+            p = fn(res, out)
+            if p:
+                paths += p
+                names.append(stem)
+        rows = [{k: r[k] for k in ("check", "measured", "expected", "status", "detail")} for r in summary["rows"]]
+        write_json(out / "summary.json", rows)
+        write_text(out / "index.html", render_index(summary, names, str(res)))
+        old = final.with_name(f".{final.name}.old-{os.getpid()}")
+        if final.exists():
+            os.replace(final, old)
+        os.replace(out, final)
+        if old.exists():
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if out.exists():
+            shutil.rmtree(out, ignore_errors=True)
+    return [final / p.relative_to(out) for p in paths] + [final / "summary.json", final / "index.html"]
 
 
-def draw_all(results_dir, out_dir) -> list[Path]:
-    """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``)."""
+def draw_all(results_dir, out_dir, warn=None) -> list[Path]:
+    """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``).
+
+    A folder whose ``summary.json`` does not read is skipped with a warning (``warn(message)``; default
+    :func:`warnings.warn`), so one corrupt old audit does not stop the listing of the others.
+    """
+    from sgmcmc_verify.audit.battery import read_summaries
+
     results_dir, out_dir = Path(results_dir), Path(out_dir)
     paths, listing = [], []
-    for folder in sorted(p for p in results_dir.iterdir() if (p / "summary.json").is_file()):
-        paths += draw_sampler(folder, out_dir / folder.name)
-        s = read_json(folder / "summary.json")
+    for name, s in read_summaries(results_dir, warn).items():
+        try:
+            paths += draw_sampler(results_dir / name, out_dir / name)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            (warn or (lambda m: __import__("warnings").warn(m, RuntimeWarning, stacklevel=2)))(
+                f"skipping the audit in {results_dir / name}: its files do not draw ({type(e).__name__}: {str(e)[:120]})")
+            continue
         st = [r["status"] for r in s["rows"]]
-        listing.append({"name": folder.name, "scale": s.get("scale"), "passed": f"{st.count('pass')}/{len(st)}",
+        listing.append({"name": name, "scale": s.get("scale"), "passed": f"{st.count('pass')}/{len(st)}",
                         "flagged": s.get("flagged", []),
                         "other": ", ".join(f"{st.count(k)} {k}" for k in ("warn", "inconclusive", "info", "n/a")
                                            if st.count(k))})

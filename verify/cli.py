@@ -14,7 +14,8 @@ Examples
     sgmcmc-verify baseline --refresh          # rewrite the baselines on purpose
     sgmcmc-verify audit sgmcmc_verify.samplers:sgld --scale smoke --name SGLD   # the audit battery (issue #15)
     sgmcmc-verify audit SGHMC --param friction=15                       # a toolkit sampler by name
-    sgmcmc-verify audit toolkit --scale default                         # every toolkit sampler (make audit)
+    sgmcmc-verify audit toolkit --scale default                         # every registered sampler (make audit)
+    sgmcmc-verify audit mysampler.py:factory --scale smoke --fail-on warn  # a file of one's own; exit 1 on warn (CI)
     sgmcmc-verify compare --a results --b results/paper   # both scales side by side -> docs/paper_scale_report.md
     sgmcmc-verify run ewsg.fig1a --scale smoke --seed 7 --set realizations=2000   # a changed setting: its own key
     sgmcmc-verify list claims --json | jq '.[0]'            # machine-readable listings (and report/check --json)
@@ -92,6 +93,38 @@ def _select_experiments(target):
     return exps or [get_experiment(target)]
 
 
+#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "make figures before and after #16",
+#: the after column), the cost table :func:`_longest_first` falls back on where a results directory holds no manifest
+RECORDED_COSTS = {
+    "vrsg.mlp": 428, "ewsg_iclr.fig1ghi": 322, "ewsg.fig1def": 131, "ewsg.table1": 124, "ls_sgld.table2": 116,
+    "ewsg_iclr.fig1jkl": 108, "vrsg.identities": 108, "ewsg.fig1c_repeat": 95, "ewsg.thm42": 91, "ewsg.fig5": 71,
+    "ewsg.thmH1": 60, "ewsg.bias_split": 59, "ewsg.bnn": 58, "ewsg_iclr.fig1b": 52, "hsg_hmc.growth": 45,
+    "hsg_hmc.table2": 44, "ewsg.fig4": 43, "hsg_hmc.complexity": 41, "ewsg.g1": 37, "ewsg.table3": 35,
+}
+
+
+def _longest_first(exps, results, scale):
+    """``exps`` ordered by expected cost, longest first (#26 item 5): the wall time the manifest under ``results``
+    records for this scale (the previous run), else :data:`RECORDED_COSTS` (times the median ratio of the recorded
+    walls to it, to put both in one unit), else 0; ties keep the registry order.
+
+    Every experiment runs alone with all the workers, so the order does not change the total time of a run; it
+    starts the long experiments while the run is watched and leaves the short ones (seconds each) to the end.
+    The numbers do not depend on the order (every experiment seeds itself)."""
+    walls = {}
+    for f in Path(results).glob("*/*.manifest.json"):
+        try:
+            m = json.loads(f.read_text())
+            if m.get("scale") == scale and isinstance(m.get("wall_time_s"), (int, float)):
+                walls[m["id"]] = float(m["wall_time_s"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a broken manifest is the cache's business (it recomputes); the order just ignores it
+    both = [walls[k] / RECORDED_COSTS[k] for k in walls if k in RECORDED_COSTS]
+    factor = sorted(both)[len(both) // 2] if both else 1.0  # the recorded (default-scale) costs in this run's units
+    rank = {e.id: i for i, e in enumerate(exps)}
+    return sorted(exps, key=lambda e: (-walls.get(e.id, factor * RECORDED_COSTS.get(e.id, 0.0)), rank[e.id]))
+
+
 def _warn_unused_data(exps, a, log):
     """Warn about every ``--data`` name that none of ``exps`` reads (the experiments' ``inputs()`` say what they read)."""
     given = [spec.partition("=")[0] for spec in a.data]
@@ -140,6 +173,7 @@ def _check_overrides(exps, overrides, scale):
 
 
 def _run(exps, a, log, overrides=None):
+    """Run ``exps`` (longest first when there are several), returning their manifests in the order given."""
     from sgmcmc_verify.store.cache import run_experiment
 
     _warn_unused_data(exps, a, log)
@@ -147,27 +181,35 @@ def _run(exps, a, log, overrides=None):
     keeper = None
     if getattr(a, "keep_chains", False):
         from sgmcmc_verify.chains import KEEPER as keeper
-    out = []
+    out = {}
+    order = _longest_first(exps, a.results, a.scale) if len(exps) > 1 else list(exps)
     with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
-        for e in exps:
+        for e in order:
             bar, upd = _progress_bar(e.id) if not a.no_progress else (None, None)
             try:
-                out.append(run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
-                                          force=a.force, progress=upd, log=log, overrides=overrides,
-                                          keep_chains=keeper))
+                out[e.id] = run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
+                                           force=a.force, progress=upd, log=log, overrides=overrides,
+                                           keep_chains=keeper)
             finally:
                 if bar is not None:
                     bar.close()
-    return out
+    return [out[e.id] for e in exps]
 
 
 def _figures(paper, results, out, log):
     """Draw every figure whose results are in ``results``; say which experiments' results are missing.
 
-    Every experiment's published files are checked against its manifest first (a changed or
-    truncated file stops the command, naming the file).
+    Every experiment's published files are checked against its manifest and copied, as the verified
+    bytes, into a snapshot (:func:`sgmcmc_verify.store.cache.snapshot_published`, under the experiment's
+    publish lock); the figures are drawn from the snapshot, so a file without a manifest (a full disk
+    during a publish leaves one) is never drawn, and a changed or truncated file stops the command,
+    naming the file.
     """
-    from sgmcmc_verify.store.cache import verify_published
+    import shutil
+    import tempfile
+
+    from sgmcmc_verify.errors import ResultFileError
+    from sgmcmc_verify.store.cache import snapshot_published
     from sgmcmc_verify.store.registry import all_experiments, figure_modules
 
     root = Path(results)
@@ -186,13 +228,25 @@ def _figures(paper, results, out, log):
         if not res.is_dir():
             log(f"sgmcmc_verify.figures.{name}: no results under {res}; skipped")
             continue
+        if not any(e.paper == name for e in exps):   # not experiment results (the audit's folders): drawn as they are
+            paths = m.draw_all(res, Path(out) / name)
+            log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
+            done += paths
+            continue
         missing = []
-        for e in (e for e in exps if e.paper == name):
+        snap = Path(tempfile.mkdtemp(prefix=f"sgmcmc-verify-{name}-"))
+        try:
+            for e in (e for e in exps if e.paper == name):
+                try:
+                    snapshot_published(res, e.id, snap / name, log=log)
+                except FileNotFoundError:
+                    missing.append(e.id)
             try:
-                verify_published(res, e.id)
-            except FileNotFoundError:
-                missing.append(e.id)
-        paths = m.draw_all(res, Path(out) / name)
+                paths = m.draw_all(snap / name, Path(out) / name) if (snap / name).is_dir() else []
+            except ResultFileError as err:
+                raise ResultFileError(err.path.replace(str(snap / name), str(res)), err.reason, err.remedy) from None
+        finally:
+            shutil.rmtree(snap, ignore_errors=True)
         log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
         if missing:
             log(f"sgmcmc_verify.figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
@@ -371,9 +425,16 @@ def build_parser():
     sp.add_argument("--title", default="Paper-scale report: every claim at the default and the paper scale")
     sp = add("audit", help="run the audit battery on a sampler factory (PACKAGE.MODULE:FACTORY, a "
                            "toolkit sampler name, or 'toolkit' for all of them)")
-    sp.add_argument("factory")
+    sp.add_argument("factory", help="a toolkit sampler name, 'toolkit' (every registered sampler), "
+                                     "MODULE:FACTORY (the current folder is importable) or path/to/file.py:FACTORY")
     sp.add_argument("--scale", default="default", help="smoke | default")
-    sp.add_argument("--name", default=None, help="folder name under results/audit/ (default: the factory's name)")
+    sp.add_argument("--name", default=None, help="folder name under results/audit/ (default: the factory's name); "
+                                                 "replaced whole by the new audit")
+    sp.add_argument("--timeout", type=float, default=1800.0,
+                    help="seconds per check (default 1800); a check over it is the finding 'timed out', the rest run; "
+                         "0: no limit")
+    sp.add_argument("--fail-on", choices=("flagged", "warn", "never"), default="flagged",
+                    help="exit 1 when a check is flagged (default), also when one warns (warn; for CI), or never")
     sp.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="a factory keyword argument (a Python literal, e.g. friction=15); repeatable")
     sp.add_argument("--expected-order", default="1", help="weak order the theory gives (a number, or 'none')")
@@ -402,40 +463,48 @@ def _parse_params(items) -> dict:
 
 
 def _audit(a, log) -> int:
-    """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table; 1 if anything is flagged."""
-    from sgmcmc_verify.audit import TOOLKIT_AUDIT, audit
+    """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table.
+
+    Exit status: 1 when a check is flagged (``--fail-on flagged``, the default) or flagged or warns
+    (``--fail-on warn``; ``never``: 0); 2 on a bad argument or a sampler that does not follow the protocol.
+    """
+    from sgmcmc_verify.audit import CHECKS, audit, toolkit_audit
     from sgmcmc_verify.store.registry import figure_modules
 
     fig = figure_modules()["audit"]   # figures are found at run time, as `figures` does
 
     if a.scale not in ("smoke", "default"):
         raise ValueError(f"audit scale must be smoke or default, got {a.scale!r}")
+    if a.timeout < 0:
+        raise ValueError(f"--timeout must be >= 0 seconds (0: no limit), got {a.timeout:g}")
+    timeout = a.timeout or None
     order = None if a.expected_order.lower() == "none" else float(a.expected_order)
     params = _parse_params(a.param)
+    jobs_all = toolkit_audit()           # every registered sampler, derived from the registry
     if a.factory == "toolkit":
         if a.name or params:
-            raise ValueError("'audit toolkit' takes no --name or --param (each sampler uses its TOOLKIT_AUDIT entry)")
-        jobs = [(nm, nm, p, o) for nm, (p, o) in TOOLKIT_AUDIT.items()]
-    elif a.factory in TOOLKIT_AUDIT and not params:
-        p, o = TOOLKIT_AUDIT[a.factory]
+            raise ValueError("'audit toolkit' takes no --name or --param (each sampler uses its toolkit_audit() entry)")
+        jobs = [(nm, nm, p, o) for nm, (p, o) in jobs_all.items()]
+    elif a.factory in jobs_all and not params:
+        p, o = jobs_all[a.factory]
         jobs = [(a.factory, a.name or a.factory, p, o if a.expected_order == "1" else order)]
     else:
         jobs = [(a.factory, a.name, params, order)]
-    from sgmcmc_verify.audit import CHECKS
 
     checks = CHECKS if a.checks is None else tuple(c.strip() for c in a.checks.split(",") if c.strip())
-    flagged = False
+    bad = {"flagged": ("flagged",), "warn": ("flagged", "warn"), "never": ()}[a.fail_on]
+    fail = False
     for spec, name, p, o in jobs:
         rep = audit(spec, p, scale=a.scale, name=name, expected_order=o, results=a.results, n_jobs=a.n_jobs, log=log,
-                    checks=checks)
+                    checks=checks, timeout=timeout)
         fig.draw_sampler(Path(rep["path"]), Path(a.out) / "audit" / rep["name"])
         print(f"== audit {rep['name']} ({a.scale}, {rep['total_seconds']:.0f} s): {rep['path']}")
         for r in rep["rows"]:
             print(f"  {r['status']:12s} {r['check']:28s} {r['measured']}")
             print(f"  {'':12s} {r['detail']}")
-        flagged = flagged or bool(rep["flagged"])
+        fail = fail or any(r["status"] in bad for r in rep["rows"])
     fig.draw_all(Path(a.results) / "audit", Path(a.out) / "audit")   # the listing of every audited sampler
-    return 1 if flagged else 0
+    return 1 if fail else 0
 
 
 def _n_jobs(n: int) -> int:

@@ -26,7 +26,7 @@ from joblib import Parallel, delayed, parallel_config
 from .errors import DivergenceError, check_nonnegative_int, check_positive_int
 
 __all__ = ["run_chains", "run_realizations", "run_realizations_many", "RealizationStudy", "run_tasks",
-           "block_sizes", "keeping_chains"]
+           "block_sizes", "record_tasks", "keeping_chains"]
 
 # ---- chains out (issue #27 item 7) ----------------------------------------------------------------------------
 #: This process's records of its run_chains calls while chains are kept (None: not keeping).
@@ -84,7 +84,6 @@ def keeping_chains():
         out.extend((f"direct.{k}", r) for k, r in enumerate(direct))
 
 
-
 def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps", observe=None,
                time_average=None, keep_last: int = 0, trace_info: bool = False, engine: str = "numpy") -> dict:
     """Run ``sampler`` from ``state``: the one chain loop of the toolkit.
@@ -115,11 +114,13 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     trace_info : bool, default False
         Keep every step's ``info`` values (e.g. a Metropolis acceptance rate) as arrays of length
         ``steps``.
-    engine : {"numpy", "compiled"}, default "numpy"
+    engine : {"numpy", "compiled", "auto"}, default "numpy"
         ``"numpy"``: one ``sampler.step`` per step (the reference, what every experiment uses).
         ``"compiled"``: the stretches between checkpoints in one ``sampler.advance(state, rng, k)`` call
         (:func:`sgmcmc_verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
         single chains; needs ``unit="steps"``, no ``time_average``, ``keep_last`` or ``trace_info``.
+        ``"auto"``: ``"compiled"`` where it is faster (:func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
+        a kernel exists and chains × b is small) and the run allows it, else ``"numpy"``; the same numbers.
 
     Returns
     -------
@@ -166,8 +167,12 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     total = int(round(ck[-1])) if unit == "steps" else None
     if keep_last > (total or 0):
         raise ValueError(f"keep_last must be <= the number of steps {total}, got {keep_last}")
-    if engine not in ("numpy", "compiled"):
-        raise ValueError(f"engine must be 'numpy' or 'compiled', got {engine!r}")
+    if engine not in ("numpy", "compiled", "auto"):
+        raise ValueError(f"engine must be 'numpy', 'compiled' or 'auto', got {engine!r}")
+    if engine == "auto":
+        from .integrators.compiled import choose_engine
+        simple = unit == "steps" and not (time_average or keep_last or trace_info)
+        engine = choose_engine(sampler, state.position.shape[0]) if simple else "numpy"
     if engine == "compiled" and (unit != "steps" or time_average or keep_last or trace_info):
         raise ValueError("engine='compiled' needs unit='steps' and no time_average, keep_last or trace_info")
     observe = dict(observe or {})
@@ -267,6 +272,56 @@ def _run_task(fn, args, kwargs):
         return _Diverged(e)
 
 
+#: where :func:`record_tasks` collects task timings (``None``: not recording; the default)
+_TASK_LOG: list | None = None
+
+
+class record_tasks:
+    """Context manager: record every task the runner dispatches, for the load-balance report (#26 item 5).
+
+    Inside ``with record_tasks() as log:``, each call of the joblib task lists (:func:`run_tasks`,
+    :func:`run_realizations_many`) appends to ``log.sections`` one dict ``{"n_jobs", "start", "end",
+    "tasks": [(worker pid, start, end), ...]}`` (``time.time()`` seconds; tasks in task order). The numbers
+    the tasks return are unchanged (each call is wrapped, its result unwrapped in the parent).
+    :meth:`idle_fraction` is ``1 − Σ task time / (n_jobs × Σ section span)``: the share of worker time spent
+    waiting inside the parallel sections (the tail of a task list, dispatch and pickling).
+    """
+
+    def __init__(self):
+        self.sections = []
+
+    def __enter__(self):
+        global _TASK_LOG
+        self._previous, _TASK_LOG = _TASK_LOG, self.sections
+        return self
+
+    def __exit__(self, *exc):
+        global _TASK_LOG
+        _TASK_LOG = self._previous
+        return False
+
+    def idle_fraction(self) -> float | None:
+        """Idle share of the workers over the recorded sections (``None`` if nothing ran in parallel)."""
+        cap = sum(sec["n_jobs"] * (sec["end"] - sec["start"]) for sec in self.sections)
+        busy = sum(t1 - t0 for sec in self.sections for _, t0, t1 in sec["tasks"])
+        return None if cap <= 0 else max(0.0, 1.0 - busy / cap)
+
+    def summary(self) -> dict:
+        """``{"sections", "tasks", "span_s", "busy_s", "idle_fraction"}`` over the recorded sections."""
+        return {"sections": len(self.sections), "tasks": sum(len(sec["tasks"]) for sec in self.sections),
+                "span_s": sum(sec["end"] - sec["start"] for sec in self.sections),
+                "busy_s": sum(t1 - t0 for sec in self.sections for _, t0, t1 in sec["tasks"]),
+                "idle_fraction": self.idle_fraction()}
+
+
+def _timed_call(fn, *args):
+    import os
+    import time
+    t0 = time.time()
+    out = fn(*args)
+    return out, (os.getpid(), t0, time.time())
+
+
 def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None, groups=None) -> Iterator[Any]:
     """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers.
 
@@ -279,9 +334,23 @@ def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None, 
         _INVOCATION[0] += 1
         labels = list(groups) if groups is not None else list(range(len(calls)))
         wrapped = [(_with_capture, *c) for c in calls]
-        for i, (res, recs) in enumerate(_parallel_results_plain(wrapped, n_jobs, backend)):
+        for i, (res, recs) in enumerate(_parallel_results_timed(wrapped, n_jobs, backend)):
             collected.extend((f"{inv}.{labels[i]}.{j}", r) for j, r in enumerate(recs))
             yield res
+        return
+    yield from _parallel_results_timed(calls, n_jobs, backend)
+
+
+def _parallel_results_timed(calls: Sequence[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
+    log = _TASK_LOG
+    if log is not None and not (n_jobs == 1 and backend is None):
+        import time
+        sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": time.time(), "tasks": []}
+        for out, timing in _parallel_results_plain([(_timed_call,) + tuple(c) for c in calls], n_jobs, backend):
+            sec["tasks"].append(timing)
+            yield out
+        sec["end"] = time.time()
+        log.append(sec)
         return
     yield from _parallel_results_plain(calls, n_jobs, backend)
 

@@ -33,13 +33,16 @@ register_experiment(*EXPERIMENTS)
 # ---- The algorithms of the appendices (issue #11): overdamped EWSG, EWSG-VR, minibatch EWSG ------
 from . import appendix as _A  # noqa: E402
 from . import appendix_blr as _AB  # noqa: E402
-from .settings import AppendixESettings, Fig4Settings, Fig5Settings, MinibatchSettings  # noqa: E402
+from .settings import AppendixESettings, Fig4ConferenceNSettings, Fig4Settings, Fig5Settings, MinibatchSettings  # noqa: E402
 
 APPENDIX_EXPERIMENTS = [
     Experiment("ewsg.appE", "ewsg", "Appendix E: overdamped EWSG vs SGLD, pSGLD, SVRG-LD, KL vs data passes (§5.1 target)",
                "sgmcmc_verify.paper_repro.ewsg.appendix", ("appE.csv",), AppendixESettings, _A.run_appendix_e),
     Experiment("ewsg.fig4", "ewsg", "Appendix F, Fig. 4: FG, SGHMC, EWSG, EWSG-VR, KL vs data passes (§5.1 target)",
                "sgmcmc_verify.paper_repro.ewsg.appendix", ("fig4.csv", "fig4.json"), Fig4Settings, _A.run_fig4),
+    Experiment("ewsg.fig4_n20", "ewsg", "Appendix F, Fig. 4 at the conference text's Sec. 5.1 size n = 20 (EWSG-VR's "
+               "divergence at both texts' n)", "sgmcmc_verify.paper_repro.ewsg.appendix", ("fig4_n20.csv", "fig4_n20.json"),
+               Fig4ConferenceNSettings, _A.run_fig4_conference_n),
     Experiment("ewsg.fig5", "ewsg", "Appendix F, Fig. 5: BLR posterior-predictive mean and s.d. of the test "
                "log-likelihood (Pima; parkinsons via --data)", "sgmcmc_verify.paper_repro.ewsg.appendix_blr", ("fig5.csv", "fig5.json"),
                Fig5Settings, _AB.run_fig5),
@@ -107,3 +110,22 @@ FLYMC_EXPERIMENTS = [
                _MS.run_g1),
 ]
 register_experiment(*FLYMC_EXPERIMENTS)
+
+# ---- Appendix F eq. (13): the friction correction Γ_k, exactly (issue #25) ------------------------
+from . import friction_correction as _FR  # noqa: E402
+
+FRICTION_EXPERIMENTS = [
+    Experiment("ewsg.appF_friction", "ewsg", "Appendix F eq. (13): exact stationary laws (Lyapunov) of SG-EM with "
+               "friction gamma and with Gamma_k against full-gradient EM over h, Sec. 5.1 model (n = 50)",
+               "sgmcmc_verify.paper_repro.ewsg.friction_correction", ("friction_correction.csv", "friction_correction.json"),
+               _FR.FrictionCorrectionSettings, _FR.run_friction_correction),
+]
+register_experiment(*FRICTION_EXPERIMENTS)
+
+# ---- Appendix C, Lemma C.1: moments of the vector field F_k^E, exactly (issue #25) ------------------
+from . import lemma_c1 as _LC1  # noqa: E402
+
+register_experiment(Experiment(
+    "ewsg.lemmaC1", "ewsg", "Lemma C.1: exact second moment of the vector field F_k^E along SG underdamped EM (Sec. 5.1 "
+    "model, n = 50, h = 0.05) against the bound the proof builds from Theorem 4.3's constants",
+    "sgmcmc_verify.paper_repro.ewsg.lemma_c1", ("lemmaC1.csv", "lemmaC1.json"), _LC1.LemmaC1Settings, _LC1.run_lemma_c1))

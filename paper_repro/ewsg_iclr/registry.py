@@ -20,7 +20,7 @@ _SPEC = {
               kl_panels, S.Fig1cSettings, kl_panels.run_fig1c),
     "fig1de": ("Figs. 1d-e: local (exact) and time-average bias and variance of EWSG as M grows",
                ("fig1d_local.csv", "fig1e_time_average.csv"), index_chain, S.Fig1deSettings, index_chain.run_fig1de),
-    "fig1ghi": ("Figs. 1g-i: KL after 30 passes vs M for n = 20, 50, 100, five data draws, three step sizes",
+    "fig1ghi": ("Figs. 1g-i: KL after 30 passes vs M for n = 20, 50, 100, eight data draws, three step sizes",
                 ("best_m.csv", "fig1gh.csv"), kl_panels, S.Fig1giSettings, kl_panels.run_fig1gi),
     "fig1jkl": ("Figs. 1j-l: Theorem 4 at n = 20 (MSE of the time average vs T, vs h, long-run vs h)",
                 ("fig1j.csv", "fig1k.csv", "fig1l.csv", "thm4_rates.json"), theorem4, S.Theorem4Settings,

@@ -17,6 +17,8 @@ synthetic experiment" and Figure 1.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 import math
 import platform
@@ -523,6 +525,19 @@ def run_corollary4(cfg: Corollary4Settings, out_dir, n_jobs=1, backend=None, pro
         "mse empty where h kappa >= 2 (unstable)"))
     write_json(out / "cor4.json", {"summary": _cor4_summary(rows, cfg), "predictions": preds, "scale": cfg.scale,
                                    "settings": cfg.as_dict(), "versions": package_versions()})
+    if cfg.data_draws < 2:
+        return
+    drows, dpreds = [], {}
+    for k in range(1, cfg.data_draws):   # more data draws of the §5 model (issue #24 item 5): data_seed + k
+        xk = gaussian_data(dataclasses.replace(cfg, data_seed=cfg.data_seed + k))
+        dpreds[str(k)] = _cor4_predictions(cfg, xk)
+        for start in cfg.starts:
+            for rule in cfg.step_rules:
+                drows += [{"draw": k, "data_seed": cfg.data_seed + k, **r} for r in _cor4_rows(cfg, xk, "prior draw", start, rule)]
+    write_csv(out / "cor4_draws.csv", drows, header_comment=(
+        f"vrSG Corollary 4 on {cfg.data_draws - 1} more data draws of the section-5 model (data_seed + draw; draw 0 is "
+        "cor4.csv's prior draw): the same columns"))
+    write_json(out / "cor4_draws.json", {"predictions": dpreds, "scale": cfg.scale})
 
 
 # =============================================================================================

@@ -91,6 +91,34 @@ def test_dask_backend_gives_bitwise_identical_numbers():
 # default: tests/verify/store/test_faults.py::test_every_documented_backend_gives_identical_bytes.
 
 
+def test_run_all_starts_the_longest_experiments_and_reports_in_registry_order(tmp_path, monkeypatch):
+    """#26 item 5: the previous run's wall times (this scale's manifests) order the run, the recorded cost table
+    fills in (in the same unit), a broken manifest is ignored; the manifests come back in the order asked."""
+    import json
+    from types import SimpleNamespace
+
+    from sgmcmc_verify import cli
+    from sgmcmc_verify.store import cache
+    (tmp_path / "p").mkdir()
+    for i, w in (("p.short", 1.0), ("p.long", 50.0), ("ewsg.fig5", 10.0)):
+        (tmp_path / "p" / f"{i}.manifest.json").write_text(json.dumps({"id": i, "scale": "smoke", "wall_time_s": w}))
+    (tmp_path / "p" / "p.other.manifest.json").write_text(json.dumps({"id": "p.other", "scale": "default",
+                                                                       "wall_time_s": 1e6}))
+    (tmp_path / "p" / "broken.manifest.json").write_text("{not json")
+    exps = [SimpleNamespace(id=i, settings=None) for i in
+            ("p.short", "p.new", "vrsg.mlp", "p.long", "ewsg.fig5", "p.other")]
+    order = [e.id for e in cli._longest_first(exps, tmp_path, "smoke")]
+    # vrsg.mlp: recorded 428 s x (10 / 71, ewsg.fig5's smoke / recorded) = 60 s; p.other's default-scale wall ignored
+    assert order == ["vrsg.mlp", "p.long", "ewsg.fig5", "p.short", "p.new", "p.other"]
+    ran = []
+    monkeypatch.setattr(cache, "run_experiment", lambda e, *a, **k: ran.append(e.id) or {"id": e.id})
+    monkeypatch.setattr(cli, "_warn_unused_data", lambda *a: None)
+    args = SimpleNamespace(results=tmp_path, scale="smoke", backend=None, scheduler=None, n_jobs=1, force=False,
+                           no_progress=True)
+    out = cli._run(exps, args, lambda *_: None)
+    assert ran == order and [m["id"] for m in out] == [e.id for e in exps]
+
+
 # ---- command-line conventions (#27 item 6) --------------------------------------------------------------------
 
 def _cli_subprocess(args, **kw):

@@ -22,10 +22,12 @@ Example (smoke scale, a few seconds per check)::
     rep = audit.audit(samplers.sgld, scale="smoke", name="SGLD", results="results")
     rep["rows"][0]["detail"]    # 'mean: ...; covariance: order p = 0.99 [0.94, 1.05] ...: order 1.0 ✓'
 """
-from .battery import CHECKS, AuditReport, audit, load_factory
+from .battery import CHECKS, AuditReport, CheckTimeout, audit, load_factory, read_summaries
 from .common import STATUSES, CheckResult, exact_recursion
+from .protocol import OPTIONAL_KEYWORDS, AuditedSampler, ProtocolError, SamplerState, StepInfoLike
 from .settings import AUDIT_SCALES, AuditSettings
-from .toolkit import TOOLKIT_AUDIT
+from .toolkit import TOOLKIT_AUDIT, toolkit_audit
 
 __all__ = ["audit", "load_factory", "CHECKS", "AuditReport", "AuditSettings", "AUDIT_SCALES", "CheckResult",
-           "STATUSES", "exact_recursion", "TOOLKIT_AUDIT"]
+           "STATUSES", "exact_recursion", "TOOLKIT_AUDIT", "toolkit_audit", "CheckTimeout", "read_summaries", "AuditedSampler",
+           "SamplerState", "StepInfoLike", "ProtocolError", "OPTIONAL_KEYWORDS"]

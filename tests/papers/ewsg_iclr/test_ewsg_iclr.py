@@ -1,7 +1,8 @@
-"""The EWSG conference-text package: settings, the autocorrelation estimator, the claim rules, the figures.
+"""The EWSG conference-text package: settings, the autocorrelation estimator, the claims, the figures.
 
 The statistical assertion (emcee's τ on SGHMC chains against the exact Lyapunov τ) has a planted-bug
-control; the claim rules are checked on small synthetic result files whose verdicts are known.
+control; the claims (extractor + declared rule, ``get(id).evaluate(root)``) are checked on small synthetic result
+files whose verdicts are known, and the rules on constructed measurements (``judge(rule, m)``).
 """
 import math
 
@@ -11,13 +12,17 @@ import pytest
 from sgmcmc_verify.analytic.autocorrelation import linear_integrated_time
 from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, stationary_moments, underdamped_em_recursion
 from sgmcmc_verify.paper_repro.ewsg import settings as J
-from sgmcmc_verify.paper_repro.ewsg_iclr import claims as C
+from sgmcmc_verify.ledger.claims import get
+from sgmcmc_verify.ledger.measures import Estimate
+from sgmcmc_verify.ledger.rules import judge, ordering
+from sgmcmc_verify.paper_repro.ewsg_iclr import claims_kl as K
+from sgmcmc_verify.paper_repro.ewsg_iclr.claims import CLAIMS, P
 from sgmcmc_verify.paper_repro.ewsg_iclr import settings as S
 from sgmcmc_verify.paper_repro.ewsg_iclr.autocorrelation import integrated_time
 from sgmcmc_verify.estimators import GradientEstimate, UniformMinibatch
 from sgmcmc_verify.integrators import UnderdampedEM
 from sgmcmc_verify.runner import run_chains
-from sgmcmc_verify.store.io import write_csv
+from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets import gaussian_means_target
 
 
@@ -82,7 +87,15 @@ def test_integrated_time_refuses_short_or_constant_chains():
         integrated_time(np.ones((10, 2, 1)))
 
 
-# ---- the claim rules on synthetic results ---------------------------------------------------------
+# ---- the claims on synthetic results (extractor + rule, as the ledger evaluates them) -------------------
+
+def _store(root, exp, settings, **files):
+    """Write ``results/ewsg_iclr/<name>`` for each CSV in ``files`` and the manifest with ``settings`` of ``exp``."""
+    d = root / "ewsg_iclr"
+    for name, rows in files.items():
+        write_csv(d / name.replace("_csv", ".csv"), rows)
+    write_json(d / f"ewsg_iclr.{exp}.manifest.json", {"settings": settings})
+
 
 def _fig1b_rows(ewsg_factor):
     rows = []
@@ -95,75 +108,173 @@ def _fig1b_rows(ewsg_factor):
     return rows
 
 
+_FIG1B = {"realizations": 1000, "tau_groups": 4, "step_sizes": [0.01, 0.02, 0.05, 0.1], "tau_window": 5.0,
+          "tau_chains": 20}
+
+
 def test_equal_tau_comparison_interpolates_log_log():
-    cmp_ = C.equal_tau_comparison(_fig1b_rows(0.5), "steps")
+    cmp_ = K.equal_tau_comparison(_fig1b_rows(0.5), "steps")
     assert [c["ewsg_step_size"] for c in cmp_] == [0.01, 0.02, 0.05, 0.1]
     for c in cmp_:
         assert c["log_ratio"] == pytest.approx(math.log(2.0), abs=1e-12)
     # per evaluation EWSG's τ doubles (2/h) and SGHMC's KL at τ = 2/h is 2.5 h = EWSG's: the ratio is exactly 1
-    ev = C.equal_tau_comparison(_fig1b_rows(0.5), "evaluations")
+    ev = K.equal_tau_comparison(_fig1b_rows(0.5), "evaluations")
     assert all(c["log_ratio"] == pytest.approx(0.0, abs=1e-12) for c in ev)
 
 
 @pytest.mark.parametrize("factor,status", [(0.5, "held"), (2.0, "failed"), (1.0, "inconclusive")])
 def test_fig1b_verdict(tmp_path, factor, status):
-    write_csv(tmp_path / "ewsg_iclr" / "fig1b.csv", _fig1b_rows(factor))
-    assert C._fig1b(tmp_path).status == status
+    _store(tmp_path, "fig1b", _FIG1B, fig1b_csv=_fig1b_rows(factor))
+    assert get(f"{P}.fig1b.smaller_error_at_equal_autocorrelation_time").evaluate(tmp_path).status == status
 
 
-def _best_m_rows(best_by_n, seeds=(1, 2), hs=(0.05,)):
+def test_fig1b_keeps_the_papers_step_size_when_its_tau_is_out_of_range(tmp_path):
+    rows = [r for r in _fig1b_rows(0.5) if not (r["method"] == "SGHMC" and r["step_size"] >= 0.05)]
+    _store(tmp_path, "fig1b", _FIG1B, fig1b_csv=rows)
+    v = get(f"{P}.fig1b.smaller_error_at_equal_autocorrelation_time").evaluate(tmp_path)
+    assert v.status == "inconclusive" and "h = 0.05" in v.map and v.map["h = 0.05"].decide_by.kind == "grid"
+
+
+def _curve(label, kls, se=0.01):
+    return [{"label": label, "passes": float(p), "kl": k, "kl_se": se} for p, k in enumerate(kls)]
+
+
+def test_first_pass_progress_reads_a_flat_curve_as_slow():
+    """The old reading ('settled within a factor 2 of its own final KL') called a run that barely moves settled at 0
+    passes; the fraction of the decrease done after one pass calls it slow."""
+    flat = K.first_pass_progress(_curve("SVRG-LD", [2.0, 1.98, 1.9, 1.8, 1.7]), 1000)
+    fast = K.first_pass_progress(_curve("SGHMC", [2.0, 0.45, 0.42, 0.41, 0.4]), 1000)
+    assert flat.value == pytest.approx(0.02 / 0.3) and fast.value == pytest.approx(1.55 / 1.6)
+    assert judge(ordering("SVRG-LD", "SGHMC"), {"SVRG-LD": flat, "SGHMC": fast}).status == "held"
+    with pytest.raises(ValueError, match="decrease"):
+        K.first_pass_progress(_curve("x", [1.0, 1.1, 1.2]), 10)
+
+
+@pytest.mark.parametrize("ewsg,status", [([2.0, 0.9, 0.3, 0.2, 0.2], "held"), ([2.0, 0.2, 0.2, 0.2, 0.2], "failed")])
+def test_ewsg_slower_on_synthetic_curves(tmp_path, ewsg, status):
+    rows = _curve("EWSG", ewsg) + _curve("SGHMC", [2.0, 0.8, 0.6, 0.5, 0.5])
+    _store(tmp_path, "fig1a", {"realizations": 1000, "passes": 4.0}, fig1a_csv=rows)
+    assert get(f"{P}.fig1a.ewsg_slightly_slower").evaluate(tmp_path).status == status
+
+
+def _best_m_rows(best_by_n, seeds, hs=(0.05,), grid=(0, 1, 4, 9, 19, 49)):
     rows = []
     for n, best in best_by_n.items():
         for seed in seeds:
             for h in hs:
-                for m in (0, 1, 4, 9, 19, 49):
+                for m in grid:
+                    b = best[seed] if isinstance(best, dict) else best
                     rows.append({"n_data": n, "data_seed": seed, "step_size": h, "index_chain_length": m,
-                                 "kl": 1.0 + 0.1 * abs(math.log1p(m) - math.log1p(best[seed])), "kl_se": 0.001})
+                                 "kl": 1.0 + 0.1 * abs(math.log1p(m) - math.log1p(b)), "kl_se": 0.001})
     return rows
 
 
-def test_tied_best_counts_statistical_ties():
-    rows = [{"index_chain_length": m, "kl": kl, "kl_se": 0.01} for m, kl in ((0, 1.0), (1, 1.02), (9, 1.2))]
-    assert C.tied_best(rows, (0, 1, 9)) == {0, 1}
-    assert C.tied_best(rows, (1, 9)) == {1}
+def _best_m_settings(seeds, grid=(0, 1, 4, 9, 19, 49), ns=(20, 50, 100)):
+    return {"realizations": 1000, "n_values": list(ns), "data_seeds": list(seeds), "step_sizes": [0.05],
+            "index_chain_lengths": list(grid), "passes": 30.0}
+
+
+EIGHT = tuple(range(1, 9))
 
 
 @pytest.mark.parametrize("best,s19,sgrow", [
-    ({20: {1: 1, 2: 1}, 50: {1: 19, 2: 19}, 100: {1: 19, 2: 19}}, "held", "held"),
-    ({20: {1: 9, 2: 9}, 50: {1: 1, 2: 1}, 100: {1: 1, 2: 1}}, "failed", "failed"),
-    ({20: {1: 1, 2: 1}, 50: {1: 19, 2: 9}, 100: {1: 19, 2: 9}}, "inconclusive", "held"),
+    ({20: 1, 50: 19, 100: 19}, "held", "held"),
+    ({20: 9, 50: 1, 100: 1}, "failed", "failed"),
+    ({20: 1, 50: {s: (19 if s % 2 else 9) for s in EIGHT}, 100: {s: (19 if s % 2 else 9) for s in EIGHT}},
+     "depends", "held"),
 ])
-def test_best_m_verdicts(tmp_path, best, s19, sgrow):
-    write_csv(tmp_path / "ewsg_iclr" / "best_m.csv", _best_m_rows(best))
-    assert C._best_m_19(50)(tmp_path).status == s19
-    assert C._best_m_19(100)(tmp_path).status == s19
-    assert C._best_m_grows(tmp_path).status == sgrow
+def test_best_m_verdicts_over_eight_draws(tmp_path, best, s19, sgrow):
+    grid = (0, 1, 9, 19)   # both readings of "best" on the same grid: they agree
+    _store(tmp_path, "fig1ghi", _best_m_settings(EIGHT, grid), best_m_csv=_best_m_rows(best, EIGHT, grid=grid))
+    assert get(f"{P}.fig1g.best_M_19_at_n50").evaluate(tmp_path).status == s19
+    assert get(f"{P}.fig1h.best_M_19_at_n100").evaluate(tmp_path).status == s19
+    assert get(f"{P}.fig1i.best_M_grows_with_n").evaluate(tmp_path).status == sgrow
 
 
-def test_local_trend_rule(tmp_path):
+def test_best_m_needs_eight_data_draws(tmp_path):
+    seeds = (1, 2)
+    _store(tmp_path, "fig1ghi", _best_m_settings(seeds), best_m_csv=_best_m_rows({20: 1, 50: 19, 100: 19}, seeds))
+    v = get(f"{P}.fig1i.best_M_grows_with_n").evaluate(tmp_path)
+    assert v.status == "inconclusive" and "at least 8" in v.decide_by.text
+
+
+def test_best_m_depends_on_the_reading_of_the_grid(tmp_path):
+    """M = 19 best on the journal's grid {0, 1, 9, 19} but M = 49 better on the study's whole grid: depends."""
+    _store(tmp_path, "fig1ghi", _best_m_settings(EIGHT), best_m_csv=_best_m_rows({20: 1, 50: 40, 100: 40}, EIGHT))
+    v = get(f"{P}.fig1g.best_M_19_at_n50").evaluate(tmp_path)
+    assert v.status == "depends"
+    assert v.map[K.BEST_M_READINGS[0]].status == "held" and v.map[K.BEST_M_READINGS[1]].status == "failed"
+
+
+def test_local_trend_claim(tmp_path):
     rows = [{"index_chain_length": m, "bias_sq": b, "bias_sq_se": 0.1, "bias_sq_diff": d, "bias_sq_diff_se": 0.1}
             for m, b, d in ((0, 0.0, ""), (1, 1.0, 1.0), (9, 2.0, 1.0), (math.inf, 1.9, -0.1))]
-    write_csv(tmp_path / "ewsg_iclr" / "fig1d_local.csv", rows)
-    assert C._paired_trend("bias_sq", +1)(tmp_path).status == "inconclusive"  # last change unresolved
+    s = {"local_states": 200, "step_size": 0.05, "index_chain_lengths": [0, 1, 9]}
+    claim = get(f"{P}.fig1de.local_bias_grows_with_M")
+    _store(tmp_path, "fig1de", s, fig1d_local_csv=rows)
+    assert claim.evaluate(tmp_path).status == "inconclusive"  # last change unresolved
     rows[-1]["bias_sq_diff"] = -1.0
-    write_csv(tmp_path / "ewsg_iclr" / "fig1d_local.csv", rows)
-    assert C._paired_trend("bias_sq", +1)(tmp_path).status == "failed"
-    assert C._paired_trend("bias_sq", -1)(tmp_path).status == "failed"
+    _store(tmp_path, "fig1de", s, fig1d_local_csv=rows)
+    assert claim.evaluate(tmp_path).status == "failed"
+    rows[-1]["bias_sq_diff"] = 1.0
+    _store(tmp_path, "fig1de", s, fig1d_local_csv=rows)
+    assert claim.evaluate(tmp_path).status == "held"
+
+
+def test_theorem2_rule_needs_its_control_and_reads_both_kernels():
+    rule = get(f"{P}.thm2.kernels_identical").rule
+    ok = {"state 1": Estimate(0.0), "state 2": Estimate(1e-14)}
+    bad = {"state 1": Estimate(0.5), "state 2": Estimate(0.0)}
+    names = ("printed kernel (x from r_(k+1))", "x fixed (§4.3)")
+    assert judge(rule, {"condition": Estimate(0.0), "claim": dict(zip(names, (ok, ok)))}).status == "held"
+    assert judge(rule, {"condition": Estimate(0.0), "claim": dict(zip(names, (bad, bad)))}).status == "failed"
+    assert judge(rule, {"condition": Estimate(0.0), "claim": dict(zip(names, (bad, ok)))}).status == "depends"
+    assert judge(rule, {"condition": Estimate(1e-3), "claim": dict(zip(names, (bad, bad)))}).status == "inconclusive"
+
+
+def _appd_rows(ewsg_kls, sghmc_kls):
+    rows = []
+    for label, kls in (("EWSG b=1", ewsg_kls), ("SGHMC b=2 (G.3, vs EWSG b=1)", sghmc_kls)):
+        rows += [{**r, "label": label} for r in _curve(label, kls)]
+    return rows
+
+
+@pytest.mark.parametrize("ewsg,status", [([2.0, 0.6, 0.45, 0.4, 0.4], "held"),      # progress 0.875 vs 0.875
+                                         ([2.0, 1.4, 0.6, 0.4, 0.4], "failed"),      # 0.375 vs 0.875
+                                         ([2.0, 0.55, 0.45, 0.4, 0.4], "held")])     # 0.906 vs 0.875
+def test_comparable_speed_with_minibatch_b_over_M_plus_1(tmp_path, ewsg, status):
+    d = tmp_path / "ewsg"
+    write_csv(d / "appD.csv", _appd_rows(ewsg, [2.0, 0.6, 0.45, 0.4, 0.4]))
+    write_json(d / "ewsg.appD.manifest.json", {"settings": {"realizations": 1000, "index_chain_length": 1,
+                                                            "batch_sizes": [1], "passes": 4.0, "step_size": 0.05}})
+    v = get(f"{P}.sec5.1.comparable_speed_minibatch_b_over_M_plus_1").evaluate(tmp_path)
+    assert v.status == status and v.basis == "our design"
+
+
+def test_comparable_speed_is_an_equivalence_not_an_unresolved_difference():
+    """A wide interval around 0 is inconclusive, never held (the margin is fixed in advance)."""
+    rule = get(f"{P}.sec5.1.comparable_speed_minibatch_b_over_M_plus_1").rule
+    assert judge(rule, {"b = 1": Estimate(0.0, 0.2, n=10)}).status == "inconclusive"
+    assert judge(rule, {"b = 1": Estimate(0.0, 0.01, n=1000)}).status == "held"
+    assert judge(rule, {"b = 1": Estimate(-0.3, 0.01, n=1000)}).status == "failed"
 
 
 # ---- on the smoke results of every experiment ----------------------------------------------------
 
 def test_theorem2_fails_exactly_and_its_control_holds(smoke_results):
-    v = C._theorem2(smoke_results)
-    assert v.status == "failed"
-    assert v.measured["degenerate_control_deviation"] < C.THM2_EXACT_TOL
-    assert all(m < b < 1.0 for m, b in zip(v.measured["printed_mass"], v.measured["printed_mass_bound"]))
+    from sgmcmc_verify.ledger.extract import json_result
+
+    v = get(f"{P}.thm2.kernels_identical").evaluate(smoke_results)
+    assert v.status == "failed" and set(v.map) == {"printed kernel (x from r_(k+1))", "x fixed (§4.3)"}
+    assert v.measured["precondition"]["status"] == "held"
+    d = json_result(smoke_results, P, "thm2.json")
+    assert all(s["literal_mass"] < s["literal_mass_bound"] < 1.0 for s in d["states"])
 
 
 def test_every_conference_claim_evaluates_on_smoke_results(smoke_results):
     from sgmcmc_verify.ledger.claims import STATUSES
 
-    for c in C.CLAIMS:
+    for c in CLAIMS:
         assert c.evaluate(smoke_results).status in STATUSES, c.id
 
 
