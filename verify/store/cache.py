@@ -261,6 +261,13 @@ def _check_key(path, m: Mapping[str, Any], exp: Experiment | None) -> None:
         cfg = exp.settings.at(m["scale"])
     except (ValueError, TypeError):
         raise ResultFileError(path, f"corrupt manifest: unknown scale {m['scale']!r}", repair) from None
+    over = m.get("overrides") or {}
+    try:   # a run with --set / --seed: the scale's settings with the recorded overrides
+        cfg = apply_overrides(cfg, over, str(m["id"])) if isinstance(over, dict) else None
+    except ValueError as e:
+        raise ResultFileError(path, f"corrupt manifest: its overrides do not apply ({e})", repair) from None
+    if cfg is None:
+        raise ResultFileError(path, "corrupt manifest: overrides must be an object", repair)
     want = _jsonable(cfg.key_fields())
     have = {k: m["settings"].get(k) for k in want}
     if json.dumps(want, sort_keys=True) != json.dumps(_jsonable(have), sort_keys=True):
