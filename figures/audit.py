@@ -117,9 +117,10 @@ def _consistency(res: Path, out: Path) -> list[Path]:
         hi = 3 * max(np.max(d["cov"]["err"]), np.max(d["mean"]["err"]), 2 * np.max(d["cov"]["floor"]))
         ax.set_ylim(max(lo, 1e-6), hi)
         ax.set(xlabel="step size h", ylabel="stationary error (mean: posterior s.d.; cov.: relative)")
-        ax.set_title(f"{r['check']}: {d['target']} — {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
+        ax.set_title(f"{r['check']}: {d['target']}\nverdict {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
         ax.legend(fontsize=7)
     fig.suptitle("Check 1: error vs h (shaded: 2× the Monte Carlo floor)", fontsize=10)
+    fig.tight_layout()
     return save_figure(fig, out, "consistency", plain_log_minor_ticks=True)
 
 
