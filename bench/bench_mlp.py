@@ -10,6 +10,9 @@ data. Printed:
 * seconds per step of SGLD (b = 10), vrSG-MCMC (n1 = 100, n2 = 10, m = 10) and SVRG-LD (b = 10, one
   snapshot per N/b steps, the snapshot included) for N = 4,000 and 60,000 (random pixels): a
   stochastic step's cost does not grow with N;
+* the achieved GFLOP/s of those gradient passes (the matrix products' flops, :func:`mlp_flops_per_datum`) against
+  the machine's measured NumPy dgemm rate on one thread (:func:`dgemm_rate`: square products and the MLP's own
+  shapes), the fraction of the BLAS peak the target reaches (#26 item 4);
 * seconds per data pass of each method of EWSG §5.3 (SGLD, pSGLD, SGHMC, CP-SGHMC, EWSG with M = 1; b = 100)
   on N = 4,000, and CP-SGHMC's one-off k-means preprocessing (10 clusters).
 
@@ -56,6 +59,28 @@ def seconds_per_pass(t, b, per_datum=False, calls=50, repeats=3):
     return sec / calls * (t.n / b)
 
 
+def mlp_flops_per_datum(t) -> int:
+    """Float64 flops of the matrix products of one per-datum gradient of the MLP (forward and backward).
+
+    Forward ``X W1`` (2·n_in·H), ``h W2`` (2·H·K); backward ``dz W2ᵀ`` (2·K·H), ``Xᵀ da`` (2·n_in·H),
+    ``hᵀ dz`` (2·H·K): ``4·n_in·H + 6·H·K`` per datum (the elementwise sigmoid / softmax work is not counted).
+    """
+    H, K = t.shapes["W2"]
+    return 4 * t.n_inputs * H + 6 * H * K
+
+
+def dgemm_rate(shapes=((1000, 1000, 1000), (100, 784, 100), (1000, 784, 100), (784, 1000, 100)), repeats=5):
+    """GFLOP/s of ``np.matmul`` on float64 ``(m × k) @ (k × n)`` for each shape, best of ``repeats``; the BLAS yardstick."""
+    rng = np.random.default_rng(0)
+    out = {}
+    for m, k, n in shapes:
+        a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+        reps = max(1, int(2e8 // (2 * m * k * n)))
+        sec = _best(lambda a=a, b=b, reps=reps: [np.matmul(a, b) for _ in range(reps)], repeats) / reps
+        out[(m, k, n)] = 2 * m * k * n / sec / 1e9
+    return out
+
+
 def seconds_per_step(t, method, steps=400, repeats=3):
     h = 0.25 / t.n
     smp = {"SGLD": lambda: samplers.sgld(t, h, estimator=UniformMinibatch(10, replace=False)),
@@ -98,7 +123,18 @@ def main(argv=None):
             print(f"data_gradient_sum  b = {b:5d}   {seconds_per_pass(t, b, repeats=a.repeats):8.3f} s / pass")
         print(f"data_gradients     b =    10   {seconds_per_pass(t, 10, True, repeats=a.repeats):8.3f} s / pass "
               "(per-datum (b, d) array, then summed)")
-        print(f"full_gradient               {_best(lambda: t.full_gradient(t.initial_position(np.random.default_rng(0), 1)), a.repeats):8.3f} s / pass")
+        full = _best(lambda: t.full_gradient(t.initial_position(np.random.default_rng(0), 1)), a.repeats)
+        print(f"full_gradient               {full:8.3f} s / pass")
+        fl = mlp_flops_per_datum(t) * t.n
+        rates = dgemm_rate(repeats=a.repeats)
+        peak = max(rates.values())
+        print(f"\n## achieved GFLOP/s of the MLP's gradient passes ({mlp_flops_per_datum(t):,} flops per datum) vs NumPy dgemm,")
+        print("## one BLAS thread: " + ", ".join(f"{m}x{k}x{n} {r:.2f}" for (m, k, n), r in rates.items())
+              + f" GFLOP/s (best {peak:.2f})")
+        for b in (1, 10, 100, 1000):
+            sec = seconds_per_pass(t, b, repeats=a.repeats)
+            print(f"data_gradient_sum  b = {b:5d}   {fl / sec / 1e9:7.2f} GFLOP/s   {fl / sec / 1e9 / peak:5.2f} of dgemm")
+        print(f"full_gradient               {fl / full / 1e9:7.2f} GFLOP/s   {fl / full / 1e9 / peak:5.2f} of dgemm")
         print("\n## seconds per step vs N (SVRG-LD averaged over one epoch of N/10 steps, its snapshot included)")
         print("method       " + " ".join(f"{'N=' + str(n):>12s}" for n in (4_000, 60_000)))
         targets = {n: _target(n) for n in (4_000, 60_000)}

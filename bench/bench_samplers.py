@@ -170,29 +170,101 @@ def _hsg_hmc_pair(chains, steps, seed, toolkit):
     return chains * steps / (time.perf_counter() - t0)
 
 
-PAIRS = {"EWSG": _ewsg_pair, "LS-SGLD": _ls_sgld_pair, "HSG-HMC": _hsg_hmc_pair}
+def _psgld_pair(chains, steps, seed, toolkit):
+    """pSGLD (RMSprop α = 0.99, λ = 1e-5, per-datum input, b = 1), §5.1 Gaussian, h = 5e-3."""
+    from sgmcmc_verify.samplers import psgld
+    t = gaussian_means_target()
+    h, alpha, lam = 5e-3, 0.99, 1e-5
+    rng = np.random.default_rng(seed)
+    x0 = t.posterior_mean + 0.1 * rng.standard_normal((chains, 2))
+    if toolkit:
+        s = psgld(t, h)
+        st = s.init(x0)
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            st, _ = s.step(st, rng)
+        return chains * steps / (time.perf_counter() - t0)
+    c, n = t.centers, t.n
+    x, v = x0, np.zeros_like(x0)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        g = n * (x - c[rng.integers(0, n, size=chains)])
+        v = alpha * v + (1.0 - alpha) * (g / n) ** 2
+        G = 1.0 / (lam + np.sqrt(v))
+        x = x - h * G * g + np.sqrt(2.0 * h * G) * rng.standard_normal(x.shape)
+    return chains * steps / (time.perf_counter() - t0)
+
+
+PAIRS = {"EWSG": _ewsg_pair, "LS-SGLD": _ls_sgld_pair, "HSG-HMC": _hsg_hmc_pair, "pSGLD": _psgld_pair}
+
+
+# ---- the tuned loops (bench/tuned_loops.py: in place, preallocated, the toolkit's numbers bit for bit) ----------
+
+def _tuned_module():
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("tuned_loops", Path(__file__).resolve().parent / "tuned_loops.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _tuned_rate(method, b, chains, steps, seed):
+    """Chain-steps/s of the tuned loop of ``method`` with the workload of its toolkit / minimal pair."""
+    tl = _tuned_module()
+    rng = np.random.default_rng(seed)
+    if method == "HSG-HMC":
+        from sgmcmc_verify.samplers import hsg_hmc
+        from sgmcmc_verify.targets import hsg_mixture_target
+        t = hsg_mixture_target()
+        s = hsg_hmc(t, 0.1)
+        x0 = 0.5 * rng.standard_normal((chains, 2))
+        t0 = time.perf_counter()
+        tl.hsg_hmc(t.centers, s.coefficients, s.noise_cholesky, s.estimator.period, x0, np.zeros_like(x0), rng, steps)
+        return chains * steps / (time.perf_counter() - t0)
+    t = gaussian_means_target()
+    x0 = t.posterior_mean + 0.1 * rng.standard_normal((chains, t.dim))
+    v0 = rng.standard_normal((chains, t.dim))
+    c = t.centers
+    t0 = time.perf_counter()
+    if method == "SGLD":
+        tl.sgld(c, 5e-3, b, x0, rng, steps)
+    elif method == "SGHMC":
+        tl.sghmc(c, 5e-2, 10.0, b, x0, v0, rng, steps)
+    elif method == "EWSG":
+        tl.ewsg(c, 0.05, 10.0, 1, x0, v0, rng, steps)
+    elif method == "LS-SGLD":
+        tl.ls_sgld(c, 5e-3, 1.0, x0, rng, steps)
+    elif method == "pSGLD":
+        tl.psgld(c, 5e-3, x0, rng, steps)
+    else:
+        raise ValueError(f"no tuned loop for {method!r}")
+    return chains * steps / (time.perf_counter() - t0)
 
 RATIO_WORKLOADS = (("SGLD", 1, 10_000), ("SGHMC", 1, 10_000), ("SGLD", 10, 10_000), ("SGHMC", 10, 10_000),
-                   ("SGLD", 1, 1), ("SGHMC", 1, 1), ("EWSG", 1, 10_000), ("LS-SGLD", 1, 10_000), ("HSG-HMC", 1, 10_000))
+                   ("SGLD", 1, 1), ("SGHMC", 1, 1), ("EWSG", 1, 10_000), ("LS-SGLD", 1, 10_000), ("HSG-HMC", 1, 10_000),
+                   ("pSGLD", 1, 10_000))
 
 
 def ratio_table(steps=1500, repeats=5, workloads=RATIO_WORKLOADS):
-    """Toolkit vs the minimal NumPy loop, measured interleaved in the same run: median chain-steps/s of each and
-    the median of the per-repeat ratios (the number that means the same on any machine).
+    """Toolkit vs the minimal and the tuned NumPy loops (bench/tuned_loops.py), measured interleaved in the same
+    run: median chain-steps/s of each and the medians of the per-repeat ratios (the numbers that mean the same on
+    any machine; a loaded machine slows the three alike within a repeat).
 
     Parameters
     ----------
     steps : int
         Steps per timed run (> 0); one chain runs ``10 × steps``.
     repeats : int
-        Interleaved toolkit / minimal pairs per workload (> 0).
+        Interleaved toolkit / minimal / tuned triples per workload (> 0).
     workloads : sequence of (method, batch size, chains)
         ``method`` "SGLD" / "SGHMC" (any b) or one of :data:`PAIRS` (b = 1).
 
     Returns
     -------
     list of tuple
-        ``(method, b, chains, toolkit rate, minimal rate, median ratio)``.
+        ``(method, b, chains, toolkit rate, minimal rate, tuned rate, toolkit/minimal, toolkit/tuned)``
+        (medians over the repeats).
     """
     if steps < 1:
         raise ValueError(f"steps must be >= 1, got {steps!r}")
@@ -202,7 +274,7 @@ def ratio_table(steps=1500, repeats=5, workloads=RATIO_WORKLOADS):
     rows = []
     for method, b, chains in workloads:
         k = max(1, steps if chains > 1 else 10 * steps)
-        tk, mn = [], []
+        tk, mn, tu = [], [], []
         for r in range(repeats):
             if method in PAIRS:
                 tk.append(PAIRS[method](chains, k, r, True))
@@ -210,8 +282,10 @@ def ratio_table(steps=1500, repeats=5, workloads=RATIO_WORKLOADS):
             else:
                 tk.append(_toolkit_rate(method, t, b, chains, k, r))
                 mn.append(_minimal_rate(method, t, b, chains, k, r))
-        ratio = float(np.median(np.array(tk) / np.array(mn)))
-        rows.append((method, b, chains, float(np.median(tk)), float(np.median(mn)), ratio))
+            tu.append(_tuned_rate(method, b, chains, k, r))
+        tk, mn, tu = np.array(tk), np.array(mn), np.array(tu)
+        rows.append((method, b, chains, float(np.median(tk)), float(np.median(mn)), float(np.median(tu)),
+                     float(np.median(tk / mn)), float(np.median(tk / tu))))
     return rows
 
 
@@ -314,6 +388,49 @@ def peers_many_chains_table(chains=10_000, steps=200, repeats=3, batch_sizes=(1,
     return rows
 
 
+def engines_table(chain_counts=(1, 100, 10_000), batch_sizes=(1, 10), budget=2e6, repeats=3):
+    """Both engines at several chain counts (SGLD, SGHMC on the §5.1 Gaussian): chain-steps/s of the NumPy step and
+    of the compiled kernel (numba; same bits), interleaved, best of ``repeats``, the median ratio, and the engine
+    ``run_chains(engine="auto")`` picks (:func:`sgmcmc_verify.integrators.compiled.choose_engine`).
+
+    ``budget`` chain-steps per timed run (at least 20 steps; the NumPy step on one chain runs a tenth of them).
+
+    Returns
+    -------
+    list of dict
+        ``method, b, chains, numpy, compiled, compiled/numpy, auto``.
+    """
+    from sgmcmc_verify.integrators.compiled import choose_engine, numba_available
+    from sgmcmc_verify.samplers import sghmc, sgld
+    if not numba_available():
+        return []
+    t = gaussian_means_target()
+    rows = []
+    for method in ("SGLD", "SGHMC"):
+        for b in batch_sizes:
+            s = sgld(t, 5e-3, batch_size=b) if method == "SGLD" else sghmc(t, 5e-2, 10.0, batch_size=b)
+            s.advance(s.init(np.zeros((2, 2))), np.random.default_rng(0), 2)  # compile
+            for chains in chain_counts:
+                steps = int(max(20, budget // (chains * b)))
+                np_steps = max(20, steps // 10) if chains == 1 else steps
+                rn, rc = [], []
+                for r in range(repeats):
+                    x0 = np.zeros((chains, 2))
+                    rng = np.random.default_rng(r)
+                    st = s.init(x0)
+                    t0 = time.perf_counter()
+                    for _ in range(np_steps):
+                        st, _ = s.step(st, rng)
+                    rn.append(chains * np_steps / (time.perf_counter() - t0))
+                    t0 = time.perf_counter()
+                    s.advance(s.init(x0), rng, steps)
+                    rc.append(chains * steps / (time.perf_counter() - t0))
+                rows.append({"method": method, "b": b, "chains": chains, "numpy": max(rn), "compiled": max(rc),
+                             "compiled/numpy": float(np.median(np.array(rc) / np.array(rn))),
+                             "auto": choose_engine(s, chains)})
+    return rows
+
+
 def _fmt(v, spec="11.3e"):
     return f"{v:{spec}}" if v is not None else f"{'skipped':>{spec.split('.')[0]}}"
 
@@ -326,10 +443,12 @@ def main(argv=None):
     a = p.parse_args(argv)
     steps, repeats = (300, 3) if a.quick else (1500, 5)
     print(f"# machine: {platform.machine()} {platform.processor() or ''}, python {platform.python_version()}, numpy {np.__version__}")
-    print(f"\n## toolkit / minimal NumPy loop, same run (interleaved; medians of {repeats} x {steps:,} steps, one chain {10 * steps:,})")
-    print(f"{'method':8s} {'b':>3s} {'chains':>7s} {'toolkit':>11s} {'minimal':>11s} {'ratio':>6s}")
-    for m, b, ch, rt, rm, q in ratio_table(steps, repeats):
-        print(f"{m:8s} {b:3d} {ch:7d} {rt:11.3e} {rm:11.3e} {q:6.2f}")
+    print("\n## toolkit / minimal and toolkit / tuned NumPy loops (bench/tuned_loops.py), same run (interleaved;")
+    print(f"## medians of {repeats} x {steps:,} steps, one chain {10 * steps:,}); targets (#26): toolkit/tuned >= 0.8 for")
+    print("## SGLD / SGHMC at 10^4 chains, >= 0.5 for the other families")
+    print(f"{'method':8s} {'b':>3s} {'chains':>7s} {'toolkit':>11s} {'minimal':>11s} {'tuned':>11s} {'tk/min':>6s} {'tk/tuned':>8s}")
+    for m, b, ch, rt, rm, ru, q, qt in ratio_table(steps, repeats):
+        print(f"{m:8s} {b:3d} {ch:7d} {rt:11.3e} {rm:11.3e} {ru:11.3e} {q:6.2f} {qt:8.2f}")
     sc_steps = 20_000 if a.quick else 100_000
     print(f"\n## one chain, {sc_steps:,} steps, steps/s (best of {repeats}): toolkit NumPy step (on a tenth of the steps),")
     print("## toolkit compiled kernel (numba, the same bits), minimal NumPy loop, blackjax's compiled lax.scan loop")
@@ -344,6 +463,11 @@ def main(argv=None):
     print(f"{'method':8s} {'b':>3s} {'numpy':>11s} {'compiled':>11s} {'blackjax':>11s}")
     for r in peers_many_chains_table(repeats=repeats):
         print(f"{r['method']:8s} {r['b']:3d} {_fmt(r['numpy'])} {_fmt(r['compiled'])} {_fmt(r['blackjax'])}")
+    print(f"\n## both engines, chain-steps/s (best of {repeats}), and what run_chains(engine='auto') picks")
+    print(f"{'method':8s} {'b':>3s} {'chains':>7s} {'numpy':>11s} {'compiled':>11s} {'comp/numpy':>10s} {'auto':>9s}")
+    for r in engines_table(repeats=repeats, budget=4e5 if a.quick else 2e6):
+        print(f"{r['method']:8s} {r['b']:3d} {r['chains']:7d} {r['numpy']:11.3e} {r['compiled']:11.3e} "
+              f"{r['compiled/numpy']:10.2f} {r['auto']:>9s}")
     if a.only_ratios:
         return
     t = gaussian_means_target()

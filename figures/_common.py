@@ -8,6 +8,8 @@ by the next save into the same directory.
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import functools
 import os
 import re
 from pathlib import Path
@@ -21,7 +23,16 @@ from matplotlib.ticker import NullFormatter  # noqa: E402
 from sgmcmc_verify.store.cache import pid_alive  # noqa: E402
 from sgmcmc_verify.store.io import ResultFileError  # noqa: E402
 
-__all__ = ["save_figure", "have", "draw_available", "named_files"]
+__all__ = ["save_figure", "have", "draw_available", "named_files", "draws_results", "claims_for_figure",
+           "stamp_claims", "FIGURE_HOOKS"]
+
+#: The results directory (``results/<paper>``) a figure module's ``draw_all`` is drawing from (:func:`draws_results`);
+#: :func:`save_figure` evaluates the claims of a figure against the results root above it.
+_DRAWING: contextvars.ContextVar = contextvars.ContextVar("sgmcmc_verify_figures_drawing", default=None)
+
+#: Callables ``hook(fig, rel, claims)`` run on every figure just before it is written (``rel``: ``<paper>/<name>.png``;
+#: ``claims``: the ids of the claims whose figure it is). The figure check of ``tests/figures`` registers one.
+FIGURE_HOOKS: list = []
 
 #: ``.<name>.<ext>.<pid>.tmp``: a figure being written by process ``pid``.
 _TEMP = re.compile(r"^\..+\.(\d+)\.tmp$")
@@ -34,10 +45,128 @@ def _remove_stale(out: Path) -> None:
             p.unlink(missing_ok=True)
 
 
+def draws_results(draw_all):
+    """Decorator of a figure module's ``draw_all(results_dir, out_dir)``: while it runs, :func:`save_figure` knows
+    the results it draws from, so a claim's figure is stamped with the claim's verdict (:func:`stamp_claims`)."""
+    import inspect
+
+    sig = inspect.signature(draw_all)
+    first = next(iter(sig.parameters))
+
+    @functools.wraps(draw_all)
+    def wrapper(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        tok = _DRAWING.set(Path(bound.arguments[first]))
+        try:
+            return draw_all(*args, **kwargs)
+        finally:
+            _DRAWING.reset(tok)
+    return wrapper
+
+
+@functools.lru_cache(maxsize=1)
+def _figure_claims() -> dict:
+    from sgmcmc_verify.ledger.claims import all_claims
+
+    out: dict = {}
+    for c in all_claims():
+        if c.figure:
+            out.setdefault(c.figure, []).append(c)
+    return out
+
+
+def claims_for_figure(rel: str) -> list:
+    """The claims whose ``figure`` is ``rel`` (``"<paper>/<name>.png"``), in registry order."""
+    return list(_figure_claims().get(rel, []))
+
+
+def stamp_claims(fig, claims, results_root) -> list[str]:
+    """Write below everything else on ``fig``: the scale, then one line per claim ``<id>: <verdict>``.
+
+    The verdicts are the ledger's (:func:`sgmcmc_verify.ledger.report.evaluate` on the stored results under
+    ``results_root``: the same numbers and rules as the report, nothing run); a claim whose results are not stored
+    reads "not run here (no stored result for ...)", one that cannot be evaluated says so with the error.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    claims : list of sgmcmc_verify.ledger.claims.Claim
+    results_root : path
+        The results root (``results``; the figure reads ``results/<paper>/``).
+
+    Returns
+    -------
+    list of str
+        The lines written.
+    """
+    from sgmcmc_verify.ledger.report import evaluate
+
+    lines, scales = [], set()
+    for c in claims:
+        try:
+            skipped: list = []
+            recs = evaluate([c], results_root, missing="skip", skipped=skipped)
+        except Exception as e:  # the figure still shows its evidence, and says why it carries no verdict
+            lines.append(f"{c.id}: no verdict (evaluation failed: {type(e).__name__}: {str(e)[:80]})")
+            continue
+        if not recs:
+            lacking = ", ".join(sorted({x for _, es in skipped for x in es}))
+            lines.append(f"{c.id}: not run here (no stored result for {lacking})")
+            continue
+        r = recs[0]
+        scales.update(r.get("scale") or [])
+        lines.append(f"{c.id}: {r['label']}")
+    head = (f"{' + '.join(sorted(scales))} scale" if scales else "scale unknown") + \
+        " — the ledger's verdicts on this figure (sgmcmc-verify report):"
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    bb = fig.get_tightbbox(r)   # inches; everything drawn so far
+    w, h = fig.get_size_inches()
+    fig.text(max(bb.x0, 0.0) / w, (bb.y0 - 0.06) / h, "\n".join([head] + lines), ha="left", va="top", fontsize=7,
+             color="0.15", family="DejaVu Sans", linespacing=1.35)
+    return [head] + lines
+
+
+def _n_labels(axis) -> int:
+    lo, hi = sorted(axis.get_view_interval())
+    fmt_major, fmt_minor = axis.get_major_formatter(), axis.get_minor_formatter()
+    n = 0
+    for locs, fmt in ((axis.get_majorticklocs(), fmt_major), (axis.get_minorticklocs(), fmt_minor)):
+        inside = [v for v in locs if lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9)]
+        if hasattr(fmt, "set_locs"):
+            fmt.set_locs(inside)
+        n += sum(1 for v in inside if str(fmt(v)).strip())
+    return n
+
+
+def readable_log_ticks(fig) -> None:
+    """Give every log axis that would show fewer than two tick labels (a range under about a decade) labelled ticks
+    at 1, 2 and 5 × 10^k, or, where none of those falls inside either, at about four plain ``%g`` positions; its
+    minor tick labels are hidden."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
+
+    fig.canvas.draw()   # the final view limits
+    for ax in fig.axes:
+        for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+            if scale != "log" or not axis.get_visible() or _n_labels(axis) >= 2:
+                continue
+            lim = axis.get_view_interval()
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            axis.set_minor_formatter(NullFormatter())
+            if _n_labels(axis) < 2:
+                axis.set_major_locator(MaxNLocator(nbins=3))
+            axis.set_view_interval(*lim, ignore=True)
+
+
 def save_figure(fig, out: Path, name: str, dpi: int = 130, plain_log_minor_ticks: bool = False) -> list[Path]:
     """Write ``fig`` to ``out/name.png`` and ``out/name.pdf`` (creating ``out``), close it, return the two paths.
 
-    Each file is written to ``out/.<name>.<ext>.<pid>.tmp`` and renamed into place.
+    Each file is written to ``out/.<name>.<ext>.<pid>.tmp`` and renamed into place. A claim's figure (a claim
+    whose ``figure`` is ``<out's name>/<name>.png``) drawn inside a :func:`draws_results` ``draw_all`` carries
+    the claims' ids, verdicts and scale (:func:`stamp_claims`); every :data:`FIGURE_HOOKS` hook sees the figure
+    before it is written.
 
     Parameters
     ----------
@@ -58,8 +187,16 @@ def save_figure(fig, out: Path, name: str, dpi: int = 130, plain_log_minor_ticks
         for ax in fig.axes:
             if ax.get_xscale() == "log":
                 ax.xaxis.set_minor_formatter(NullFormatter())
+    readable_log_ticks(fig)
     paths = []
     try:
+        rel = f"{out.name}/{name}.png"
+        claims = claims_for_figure(rel)
+        res = _DRAWING.get()
+        if claims and res is not None:
+            stamp_claims(fig, claims, res.parent)
+        for hook in list(FIGURE_HOOKS):
+            hook(fig, rel, [c.id for c in claims])
         for ext in ("png", "pdf"):
             p = out / f"{name}.{ext}"
             tmp = out / f".{name}.{ext}.{os.getpid()}.tmp"

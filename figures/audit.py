@@ -9,6 +9,7 @@ HTML + CSS, relative links only, no network). :func:`draw_all` does it for every
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import matplotlib
@@ -21,7 +22,7 @@ from jinja2 import Environment, select_autoescape  # noqa: E402
 from sgmcmc_verify.figures._common import save_figure  # noqa: E402
 from sgmcmc_verify.store.io import read_json, write_json, write_text  # noqa: E402
 
-__all__ = ["draw_all", "draw_sampler", "render_index"]
+__all__ = ["draw_all", "draw_sampler", "render_index", "read_summaries"]
 
 _SYMBOL = {"pass": "✓", "flagged": "✗ flagged", "warn": "⚠", "info": "i", "n/a": "—", "inconclusive": "?"}
 
@@ -61,7 +62,7 @@ table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 0
 .flagged { background: #fbe0e0; }</style></head><body>
 <h1>Audit battery</h1>
 <table><tr><th>sampler</th><th>scale</th><th>passed</th><th>flagged</th><th>other</th></tr>
-{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="{{ s.name }}/index.html">{{ s.name }}</a></td>
+{% for s in samplers %}<tr class="{{ 'flagged' if s.flagged else '' }}"><td><a href="./{{ s.name | urlencode }}/index.html">{{ s.name }}</a></td>
 <td>{{ s.scale }}</td><td>{{ s.passed }}</td><td>{{ s.flagged|join(", ") }}</td><td>{{ s.other }}</td></tr>
 {% endfor %}</table></body></html>
 """
@@ -72,8 +73,16 @@ def _env():
 
 
 def _load(folder: Path, stem: str):
+    """The numbers of one check, or ``None`` when there are none to draw (missing; timed out, diverged or
+    raised: those rows carry the error, not the check's numbers)."""
     p = folder / f"{stem}.json"
-    return read_json(p) if p.exists() else None
+    if not p.exists():
+        return None
+    r = read_json(p)
+    m = str(r.get("measured", ""))
+    if m in ("timed out", "diverged") or m.startswith("raised ") or "error" in r.get("data", {}):
+        return None
+    return r
 
 
 def _consistency(res: Path, out: Path) -> list[Path]:
@@ -93,22 +102,31 @@ def _consistency(res: Path, out: Path) -> list[Path]:
             if np.all(ex > 0):
                 ax.loglog(h, ex, "k--", label=f"covariance, exact law (p = {d['exact']['slope']:.2f})")
         c = d["cov"]
-        if c["slope"] is not None:
-            ax.loglog(h, np.exp(np.log(np.array(c["err"])[np.array(c["above_floor"])]).mean()
-                                + c["slope"] * (np.log(h) - np.log(h[np.array(c["above_floor"])]).mean())),
-                      ":", color="C0", label=f"fit p = {c['slope']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]")
+        above = np.array(c["above_floor"], bool)
+        zero = (d.get("extrapolated_to_zero") or {}).get("cov")
+        from_fit = c["slope"] is not None and int(above.sum()) >= 5 and r.get("status") not in ("flagged", "warn")
+        if from_fit:   # the line the order verdict rests on: over the points it was fitted to, no further
+            hx = h[above]
+            ax.loglog(hx, np.exp(np.log(np.array(c["err"])[above]).mean() + c["slope"] * (np.log(hx) - np.log(hx).mean())),
+                      ":", color="C0", lw=1.5,
+                      label=f"fit p = {c['slope']:.2f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}] ({int(above.sum())} points)")
+        elif zero is not None and r.get("status") in ("flagged", "warn") and zero.get("norm"):
+            ax.axhline(zero["norm"], color="C0", ls="-.", lw=1,   # what a flag or warning rests on: the error at h = 0
+                       label=f"covariance error extrapolated to h = 0: {zero['norm']:.2g} (z = {zero['z']:.0f})")
         lo = min(np.min(np.array(d["cov"]["floor"])), np.min(np.array(d["mean"]["floor"]))) / 3
         hi = 3 * max(np.max(d["cov"]["err"]), np.max(d["mean"]["err"]), 2 * np.max(d["cov"]["floor"]))
         ax.set_ylim(max(lo, 1e-6), hi)
-        ax.set(xlabel="step size h", ylabel="stationary error", title=f"{r['check']}: {d['target']}")
+        ax.set(xlabel="step size h", ylabel="stationary error (mean: posterior s.d.; cov.: relative)")
+        ax.set_title(f"{r['check']}: {d['target']}\nverdict {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
         ax.legend(fontsize=7)
     fig.suptitle("Check 1: error vs h (shaded: 2× the Monte Carlo floor)", fontsize=10)
+    fig.tight_layout()
     return save_figure(fig, out, "consistency", plain_log_minor_ticks=True)
 
 
 def _sg(res: Path, out: Path) -> list[Path]:
     r = _load(res, "sg_sensitivity")
-    if not r or not r["data"]:
+    if not r or "b" not in r["data"]:
         return []
     d = r["data"]
     fig, ax = plt.subplots(figsize=(5, 3.8))
@@ -152,6 +170,10 @@ def _mixture(res: Path, out: Path) -> list[Path]:
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.5))
     a1.plot(np.zeros(len(d["floor"])), d["floor"], "o", color="grey", alpha=0.6, label="exact vs exact")
     a1.plot([1], [d["w2"]], "s", color="C3", label="sampler vs exact")
+    if d.get("floor_bound") is not None:
+        a1.axhline(d["floor_bound"], ls="--", color="grey", lw=0.8, label="99.87 % bound of the floor")
+    if d.get("w2_start") is not None:
+        a1.plot([1], [d["w2_start"]], "^", color="C1", label="the displaced start")
     a1.set(xticks=[0, 1], xticklabels=["floor", "sampler"], xlim=(-0.5, 1.5), ylabel="exact W2",
            title=f"W2 on {d['chains']} points")
     a1.legend(fontsize=8)
@@ -208,30 +230,93 @@ def render_index(summary: dict, figures: list[str], results: str) -> str:
 
 
 def draw_sampler(res: Path, out: Path) -> list[Path]:
-    """Figures, ``summary.json`` and ``index.html`` of one audited sampler (``res`` = ``results/audit/<name>``)."""
+    """Figures, ``summary.json`` and ``index.html`` of one audited sampler (``res`` = ``results/audit/<name>``).
+
+    The page is drawn into a fresh folder that then replaces ``out`` whole: no figure of an earlier audit
+    of the same name stays beside the new summary.
+    """
+    import os
+    import shutil
+
     res, out = Path(res), Path(out)
     summary = read_json(res / "summary.json")
-    paths, names = [], []
-    for stem, fn in _PANELS:
-        p = fn(res, out)
-        if p:
-            paths += p
-            names.append(stem)
-    rows = [{k: r[k] for k in ("check", "measured", "expected", "status", "detail")} for r in summary["rows"]]
-    write_json(out / "summary.json", rows)
-    write_text(out / "index.html", render_index(summary, names, str(res)))
-    return paths + [out / "summary.json", out / "index.html"]
+    final = out
+    out = final.with_name(f".{final.name}.partial-{os.getpid()}")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    try:
+        paths, names = [], []
+        for stem, fn in _PANELS:
+            try:
+                p = fn(res, out)
+            except (KeyError, TypeError, ValueError) as e:   # numbers of another layout: no panel, said so
+                warnings.warn(f"audit page {final.name}: panel {stem} not drawn ({type(e).__name__}: {e})",
+                              RuntimeWarning, stacklevel=2)
+                plt.close("all")
+                continue
+            if p:
+                paths += p
+                names.append(stem)
+        rows = [{k: r[k] for k in ("check", "measured", "expected", "status", "detail")} for r in summary["rows"]]
+        write_json(out / "summary.json", rows)
+        write_text(out / "index.html", render_index(summary, names, str(res)))
+        old = final.with_name(f".{final.name}.old-{os.getpid()}")
+        if final.exists():
+            os.replace(final, old)
+        os.replace(out, final)
+        if old.exists():
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if out.exists():
+            shutil.rmtree(out, ignore_errors=True)
+    return [final / p.relative_to(out) for p in paths] + [final / "summary.json", final / "index.html"]
 
 
-def draw_all(results_dir, out_dir) -> list[Path]:
-    """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``)."""
+def read_summaries(root, warn=None) -> dict:
+    """``{name: summary}`` of every audit under ``root`` (``results/audit``) whose ``summary.json`` reads.
+
+    A folder whose ``summary.json`` is missing, unreadable or not an audit summary is skipped with a
+    warning (``warn(message)``, default :func:`warnings.warn`): one corrupt old audit does not stop the others.
+    """
+    warn = warn or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=3))
+    out = {}
+    root = Path(root)
+    if not root.is_dir():
+        return out
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        f = folder / "summary.json"
+        if not f.is_file():
+            continue
+        try:
+            sm = json.loads(f.read_text())
+            if not isinstance(sm, dict) or not isinstance(sm.get("rows"), list) or not all(
+                    isinstance(r, dict) and {"check", "status"} <= set(r) for r in sm["rows"]):
+                raise ValueError("not an audit summary (no rows of check/status)")
+        except (OSError, ValueError, UnicodeDecodeError) as e:
+            warn(f"skipping the audit in {folder}: {f.name} is unreadable ({type(e).__name__}: {str(e)[:120]})")
+            continue
+        out[folder.name] = sm
+    return out
+
+
+def draw_all(results_dir, out_dir, warn=None) -> list[Path]:
+    """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``).
+
+    A folder whose ``summary.json`` does not read is skipped with a warning (``warn(message)``; default
+    :func:`warnings.warn`), so one corrupt old audit does not stop the listing of the others.
+    """
     results_dir, out_dir = Path(results_dir), Path(out_dir)
     paths, listing = [], []
-    for folder in sorted(p for p in results_dir.iterdir() if (p / "summary.json").is_file()):
-        paths += draw_sampler(folder, out_dir / folder.name)
-        s = read_json(folder / "summary.json")
+    for name, s in read_summaries(results_dir, warn).items():
+        try:
+            paths += draw_sampler(results_dir / name, out_dir / name)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            (warn or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=2)))(
+                f"skipping the audit in {results_dir / name}: its files do not draw ({type(e).__name__}: {str(e)[:120]})")
+            continue
         st = [r["status"] for r in s["rows"]]
-        listing.append({"name": folder.name, "scale": s.get("scale"), "passed": f"{st.count('pass')}/{len(st)}",
+        listing.append({"name": name, "scale": s.get("scale"), "passed": f"{st.count('pass')}/{len(st)}",
                         "flagged": s.get("flagged", []),
                         "other": ", ".join(f"{st.count(k)} {k}" for k in ("warn", "inconclusive", "info", "n/a")
                                            if st.count(k))})

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure, draws_results  # noqa: E402
 from sgmcmc_verify.ledger.claims import format_ci  # noqa: E402
 from sgmcmc_verify.store.io import ResultFileError, read_csv, read_json  # noqa: E402
 
@@ -132,6 +132,7 @@ def _kl_file_panel(name):
     return draw
 
 
+@draws_results
 def draw_all(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     """Draw EWSG Figure 1, the appendices and the §4 theory panels from stored results; returns the written paths.
 
@@ -270,10 +271,11 @@ def draw_thm41(res: Path, out: Path) -> list[Path]:
         x = np.array([r["d"] for r in rnd]) + (j - 0.5) * 0.18
         ax0.scatter(x, [r[key] for r in rnd], s=8, alpha=0.3, label=f"random instances: {lab}")
     ax0.plot(ds, np.array(ds) + 1, "k--", lw=1, label="d + 1")
-    for r in rows:
-        if r["kind"] != "random_gaussian":
-            ax0.annotate(r["kind"], (r["d"], r["tight"]), fontsize=6, color="C3")
-            ax0.plot(r["d"], r["tight"], "x", color="C3")
+    named = [r for r in rows if r["kind"] != "random_gaussian"]
+    for k, r in enumerate(named):   # instances at one point get their names stacked, not printed on each other
+        ax0.annotate(r["kind"], (r["d"], r["tight"]), xytext=(4, 2 + 8 * k), textcoords="offset points",
+                     fontsize=6, color="C3")
+        ax0.plot(r["d"], r["tight"], "x", color="C3")
     ax0.set_xlabel("dimension d")
     ax0.set_ylabel("indices")
     ax0.set_yscale("log")
@@ -289,8 +291,10 @@ def draw_thm41(res: Path, out: Path) -> list[Path]:
     ax1.set_yscale("log")
     ax1.tick_params(axis="x", rotation=90, labelsize=6)
     ax1.set_ylabel("Tr cov / Tr cov(uniform) (median)")
+    ax1.set_xlabel("instance family (dimension d, data n)")
     ax1.set_title("variance of the unbiased optimum and of the weights (4)", fontsize=9)
     ax1.legend(fontsize=6, frameon=False)
+    fig.tight_layout()
     return _save(fig, out, "thm41")
 
 
@@ -441,15 +445,16 @@ def draw_fig1c_repeat(res: Path, out: Path) -> list[Path]:
             M = [r["index_chain_length"] for r in rr]
             mono = status.get((sd, h)) == "monotone"
             ax.plot(M, [r["kl"] for r in rr], "o-" if mono else "x-", color=f"C{j % 10}", ms=3, lw=1,
-                    label=f"seed {int(sd)}" if h == hs[0] else None)
+                    label=f"seed {int(sd)}")
             ax.plot(M, [max(r["kl_mean"], 1e-4) for r in rr], ":", color=f"C{j % 10}", lw=0.8)
         ax.set_yscale("log")
         ax.set_xscale("symlog", linthresh=1)
         ax.set_xlabel("M")
         ax.set_title(f"h = {h:g}", fontsize=9)
-    axes[0, 0].set_ylabel("KL(target ‖ samples) at 30 passes; dotted: mean part")
-    axes[0, 0].legend(fontsize=5, frameon=False)
+    axes[0, 0].set_ylabel("KL(target ‖ samples) at 30 passes\n(dotted: mean part)")
+    axes[0, 0].legend(fontsize=5, frameon=False)   # the seeds are the same series in every panel
     fig.suptitle(f"Fig. 1c repeated: o = monotone in M, x = not ({summ['counts']})", fontsize=9)
+    fig.tight_layout()
     return _save(fig, out, "fig1c_repeat")
 
 
@@ -508,6 +513,7 @@ def _table3_panel(js, out):
         ax.errorbar(x + off, mu, yerr=2 * np.array(se), fmt="o", color=col,
                     label=f"{m} ({'b, M' if m == 'EWSG' else 'b(M+1)'})")
     ax.set_xticks(x, [f"b={c['b']}\nM+1={c['m_plus_one']}" for c in cells], fontsize=7)
+    ax.set_xlabel("cell: minibatch b and index-chain length M + 1 (SGHMC: batch b(M+1))", fontsize=8)
     ax.set_ylabel("test error [%] (±2 s.e. over chains)")
     s = js["settings"]
     ax.set_title(f"Table 3: EWSG vs SGHMC at equal data per update, {s['epochs']:g} epochs, h = sqrt(10/(b(M+1)n))",

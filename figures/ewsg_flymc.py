@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure, draws_results  # noqa: E402
 from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_table1", "draw_fig6", "FLYMC_PANELS", "draw_flymc"]
@@ -37,7 +37,7 @@ def draw_table1(res: Path, out: Path) -> list[Path]:
     """Fig. 2a-b: accuracy and log-likelihood vs data passes and vs wall time (mean ± s.d. over runs)."""
     rows = read_csv(res / "table1_curves.csv", ("method", "run", "passes", "wall_time", "accuracy", "loglik"))
     js = read_json(res / "table1.json")
-    fig, axes = plt.subplots(2, 2, figsize=(9, 6.4))
+    fig, axes = plt.subplots(2, 2, figsize=(9, 6.4), sharex="col", sharey="row")
     for j, m in enumerate(_METHODS):
         for col, x in enumerate(("passes", "wall_time")):
             for row, y in enumerate(("accuracy", "loglik")):
@@ -73,6 +73,7 @@ def draw_fig6(res: Path, out: Path) -> list[Path]:
     n = js["n_data"]
     axes[0].hist([r["data_used"] / n for r in used], bins=40, color="C4")
     axes[0].set_xlabel("fraction of data used per iteration")
+    axes[0].set_ylabel("iterations")
     axes[0].set_title(f"(a) FlyMC, mean {js['methods']['FlyMC']['mean_data_fraction']:.3f}", fontsize=9)
     for j, m in enumerate(("FlyMC", "EWSG", "MH")):
         for coord, ls in (("mu", "-"), ("log_sigma", "--")):
@@ -81,6 +82,7 @@ def draw_fig6(res: Path, out: Path) -> list[Path]:
             axes[1].plot([r["lag"] for r in rr], [r["acf"] for r in rr], ls, color=f"C{j}", lw=1,
                          label=f"{m} {coord}")
     axes[1].set_xlabel("lag (iterations)")
+    axes[1].set_ylabel("autocorrelation")
     axes[1].set_title("(b) autocorrelation, chain 0", fontsize=9)
     axes[1].legend(fontsize=6, frameon=False)
     burn = {m: js["methods"][m]["burn_in"] for m in ("FlyMC", "EWSG", "MH")}
@@ -96,6 +98,7 @@ def draw_fig6(res: Path, out: Path) -> list[Path]:
         ax.set_title(f"{tag} {m} samples after {burn[m]} burn-in", fontsize=9)
         ax.legend(fontsize=6, frameon=False, markerscale=5)
     axes[2].set_ylabel("log σ")
+    axes[3].set_ylabel("log σ")
     fig.suptitle(f"App. G.1: N(μ, σ²) fitted to {n} log-normal data; start {np.round(js['start'], 3).tolist()}",
                  fontsize=9)
     fig.tight_layout()
@@ -107,6 +110,7 @@ FLYMC_PANELS = ((("table1_curves.csv", "table1.json"), draw_table1),
                 (("g1.json", "g1_used.csv", "g1_acf.csv", "g1_traces.csv"), draw_fig6))
 
 
+@draws_results
 def draw_flymc(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     """Draw Fig. 2a-b and Fig. 6a-d from stored results; panels without results are skipped."""
     return draw_available(FLYMC_PANELS, Path(results), Path(out))

@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from sgmcmc_verify.figures._common import draw_available  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, draws_results  # noqa: E402
 from sgmcmc_verify.figures.ewsg import _KL_COLUMNS, _fmt_fit, _kl_panel, _save  # noqa: E402
 from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
@@ -146,6 +146,7 @@ def _fig1i(res, out):
                 xticklabels=[f"{n:g}" for n in ns], yticklabels=[f"h={h:g}, draw {int(s) % 100}" for h, s in keys],
                 annot_kws={"fontsize": 7})
     ax.set_xlabel("n / b (b = 1)")
+    ax.set_ylabel("step size h, data draw")
     ax.set_title("1i: KL-best M after 30 passes (cell: M tied within 3 s.e.)", fontsize=9)
     return _save(fig, out, "fig1i")
 
@@ -218,6 +219,7 @@ def _theorem2(res, out):
     ax.loglog(h, [1 - s["literal_mass_bound"] for s in sw], "k:", label="1 − exp(−h tr Cov_U/(2σ²)) (lower bound)")
     ax.loglog(h, [s["fixed_x_mean_shift"] for s in sw], "s-", color="C0", label="fixed-x mean shift [noise s.d.]")
     ax.set_xlabel("step size h")
+    ax.set_ylabel("defect (probability mass; mean shift in noise s.d.)", fontsize=8)
     ax.set_title("defect vs h (§5.1 instance, n=20, d=2, one state)", fontsize=10)
     ax.legend(fontsize=7, frameon=False)
     return _save(fig, out, "thm2")
@@ -232,6 +234,7 @@ PANELS = ((("fig1a.csv",), lambda res, out: _kl_panel(read_csv(res / "fig1a.csv"
           (("thm2_density.csv", "thm2.json"), _theorem2))
 
 
+@draws_results
 def draw_all(results="results/ewsg_iclr", out="figures/out/ewsg_iclr") -> list[Path]:
     """Draw the conference text's Figure 1 panels and the Theorem 2 figure from stored results.
 

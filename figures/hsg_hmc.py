@@ -32,7 +32,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from sgmcmc_verify.figures._common import draw_available, save_figure  # noqa: E402
+from sgmcmc_verify.figures._common import draw_available, save_figure, draws_results  # noqa: E402
 from sgmcmc_verify.store.io import read_csv, read_json  # noqa: E402
 
 __all__ = ["draw_all"]
@@ -41,6 +41,8 @@ METHODS = ("SGLD", "SGHMC", "SG-UL-MCMC", "SVRG-LD", "SRVR-HMC", "HSG-HMC")
 
 
 def _save(fig, out: Path, name: str) -> list[Path]:
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()   # titles, labels and tick labels of neighbouring panels kept apart
     return save_figure(fig, out, name)
 
 
@@ -62,9 +64,9 @@ def _lemma_figures(res: Path, out: Path) -> list[Path]:
             ax.fill_between(k, g - 3 * se, g + 3 * se, color=colors[sc], alpha=0.2, lw=0)
         ax.axhline(0, color="k", lw=0.8)
         ax.set_xscale("log")
-        ax.set_xlabel("k")
+        ax.set_xlabel("iteration k")
+        ax.set_ylabel("gap (must be ≤ 0), ±3 s.e.")
         ax.set_title(f"Lemma 2 gap (LHS − RHS), η = {h:g}", fontsize=9)
-    axes[0][0].set_ylabel("gap (must be ≤ 0), ±3 s.e.")
     axes[0][0].legend(fontsize=7, frameon=False)
     paths += _save(fig, out, "lemma2")
     fig, axes = plt.subplots(1, len(steps), figsize=(4.2 * len(steps), 3.6), squeeze=False)
@@ -79,10 +81,10 @@ def _lemma_figures(res: Path, out: Path) -> list[Path]:
         ax.loglog(k, [r["sigma2"] for r in rr], "k:", lw=1, label="one-sample variance σ²(x_k)")
         ax.loglog(k, 2 * c["G2"] / k, "k--", lw=0.8, label="2G²/k (first term of (10))")
         ax.loglog(k, [r["bound10"] for r in rr], color="grey", lw=0.8, label="bound (10), own constants")
-        ax.set_xlabel("k")
+        ax.set_xlabel("iteration k")
+        ax.set_ylabel("E‖g^(k) − ∇f(x^(k))‖²")
         ok = "holds" if c["satisfies_condition9"] else "fails"
         ax.set_title(f"η = {h:g} (γ = {c['friction']:.3g}): condition (9) {ok} (see condition9.png)", fontsize=8)
-    axes[0][0].set_ylabel("E‖g^(k) − ∇f(x^(k))‖²")
     axes[0][0].legend(fontsize=6.5, frameon=False)
     paths += _save(fig, out, "lemma3")
     return paths
@@ -168,6 +170,7 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
     ax[0].axhspan(floor["w2_exact"] - 3 * floor["w2_exact_se"], floor["w2_exact"] + 3 * floor["w2_exact_se"],
                   color="grey", alpha=0.3, label="exact-vs-exact noise floor ±3 s.e.")
     ax[0].set_xticks(range(len(labels)), labels, rotation=35, ha="right", fontsize=7)
+    ax[0].set_xlabel("method")
     ax[0].set_ylabel(f"exact W2 (emd, {int(floor['emd_subsample'])} pts), ±3 s.e.")
     ax[0].legend(fontsize=7, frameon=False)
     pr = [meta["printed"][m] for m in METHODS]
@@ -180,6 +183,8 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
     ax[1].semilogy(xs, [rows[m]["w2_exact"] for m in METHODS], "^", color="C0", label="exact W2 (ours)")
     ax[1].axhline(floor["sinkhorn_cost_normalized"], color="C1", ls=":", lw=1, label="Sinkhorn (cost/max) floor")
     ax[1].set_xticks(xs, METHODS, rotation=35, ha="right", fontsize=7)
+    ax[1].set_xlabel("method")
+    ax[1].set_ylabel("W2, or Sinkhorn cost / max cost")
     ax[1].legend(fontsize=6.5, frameon=False)
     ax[1].set_title("printed vs measured", fontsize=9)
     paths += _save(fig, out, "table2")
@@ -194,20 +199,36 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
     for r in grid:
         Z[ix[r["x"]], iy[r["y"]]] = r["prob"]
     panels = list(METHODS) + ["HMC (MH reference)"]
-    fig, axes = plt.subplots(2, 4, figsize=(13, 6.2))
+    # every panel as a density per unit area on one colour scale (one colour bar): the samples' 2-D histograms and
+    # the exact grid's probabilities divided by the cell area
     lim = (-6, 7)
+    edges = np.linspace(lim[0], lim[1], 61)
+    dens = {}
+    for m in panels:
+        pts = np.array([[r["x"], r["y"]] for r in samples if r["method"] == m])
+        dens[m] = np.histogram2d(pts[:, 0], pts[:, 1], bins=[edges, edges], density=True)[0]
+    cell = float(np.mean(np.diff(gx)) * np.mean(np.diff(gy)))
+    dens["exact"] = Z / cell
+    norm = matplotlib.colors.Normalize(0.0, max(float(np.max(v)) for v in dens.values()))
+    fig, axes = plt.subplots(2, 4, figsize=(13.5, 6.6), sharex=True, sharey=True, layout="constrained")
     for ax_, m in zip(axes.ravel(), panels + ["exact"]):
         if m == "exact":
-            ax_.pcolormesh(gx, gy, Z.T, cmap="viridis", shading="auto")
-            ax_.set_title(f"exact density (mode weight {meta['grid']['exact_mode_weight']:.3f})", fontsize=8)
+            mesh = ax_.pcolormesh(gx, gy, dens[m].T, cmap="viridis", norm=norm, shading="auto")
+            ax_.set_title(f"exact density\nmode weight {meta['grid']['exact_mode_weight']:.3f}", fontsize=8)
         else:
-            pts = np.array([[r["x"], r["y"]] for r in samples if r["method"] == m])
-            ax_.hist2d(pts[:, 0], pts[:, 1], bins=60, range=[lim, lim], cmap="viridis")
-            ax_.set_title(f"{m}: W2 {rows[m]['w2_exact']:.3f}, mode wt {rows[m]['mode_weight']:.2f}, "
+            ax_.pcolormesh(edges, edges, dens[m].T, cmap="viridis", norm=norm)
+            ax_.set_title(f"{m}\nW2 {rows[m]['w2_exact']:.3f}, mode wt {rows[m]['mode_weight']:.2f}, "
                           f"switches/1k it {rows[m]['crossings_per_1000']:.2f}", fontsize=7)
         ax_.contour(gx, gy, Z.T, levels=np.quantile(Z[Z > 0], [0.9, 0.99, 0.999]), colors="r", linewidths=0.6)
         ax_.set_xlim(lim)
         ax_.set_ylim(lim)
+    for ax_ in axes[1]:
+        ax_.set_xlabel("x₁ (first coordinate)")
+    for ax_ in axes[:, 0]:
+        ax_.set_ylabel("x₂ (second coordinate)")
+    fig.colorbar(mesh, ax=axes.ravel().tolist(), shrink=0.8, label="density (per unit area)")
+    fig.suptitle("Figure 1: 2-D sample densities on one colour scale; red lines: exact density contours "
+                 "(its 90 %, 99 %, 99.9 % quantiles)", fontsize=9)
     paths += _save(fig, out, "figure1")
     return paths
 
@@ -237,9 +258,9 @@ def _complexity_figure(res: Path, out: Path) -> list[Path]:
             if miss and ok:
                 ax.plot([1 / r["epsilon"] for r in miss], [max(r[key] for r in ok)] * len(miss), "x", color=colors[lab])
         ax.set_xlabel("1/ε (Bures W2 lower bound on exact moments)")
+        ax.set_ylabel("stochastic gradients (each method tuned at each ε)", fontsize=8)
         ax.set_title(title + " (x: not reached)", fontsize=9)
         ax.legend(fontsize=6, frameon=False)
-    axes[0].set_ylabel("stochastic gradients (each method tuned at each ε)")
     t = meta.get("target", {})
     fig.suptitle(f"Table 1 on a quadratic sum with differing per-datum Hessians (n = {t.get('n')}, d = {t.get('dim')}, "
                  f"Hessian spread {t.get('hessian_spread', float('nan')):.2f}), {meta.get('decades', float('nan')):.2f} "
@@ -264,7 +285,8 @@ def _readings_figure(res: Path, out: Path) -> list[Path]:
                 label=f"{m} printed {d['printed'][m]:.3g}")
     ax.set_yscale("log")
     ax.set_xticks(xs, readings, rotation=35, ha="right", fontsize=7)
-    ax.set_ylabel("value")
+    ax.set_xlabel("reading of the printed cells (scaling, distance, solver)")
+    ax.set_ylabel("value (W2 or W2², or cost / max cost)")
     ax.set_title(f"printed cells vs each reading's i.i.d. noise floor at n = {d['paper_n']:,} (grey)", fontsize=9)
     ax.legend(fontsize=6, frameon=False)
     ax = axes[1]
@@ -278,6 +300,7 @@ def _readings_figure(res: Path, out: Path) -> list[Path]:
         ax.axhline(d["printed"][m], color="grey", lw=0.4)
     ax.axvline(d["paper_n"], color="k", lw=0.6, ls=":")
     ax.set_xlabel("points per sample n")
+    ax.set_ylabel("exact W2² between two i.i.d. samples")
     ax.set_title("exact W2² floor vs n and its extrapolation (printed cells: grey lines)", fontsize=9)
     ax.legend(fontsize=6.5, frameon=False)
     return _save(fig, out, "table2_readings")
@@ -299,8 +322,8 @@ def _blr_figure(res: Path, out: Path) -> list[Path]:
             ax.fill_between(x, y - 2 * e, y + 2 * e, alpha=0.2, lw=0)
         ax.set_xlabel("data passes")
         ax.set_title(f"{ds} (built-in; the paper used LIBSVM sets)", fontsize=9)
-    axes[0][0].set_ylabel("test NLL of the running predictive mean")
-    axes[0][0].legend(fontsize=5.5, frameon=False)
+    axes[0][0].set_ylabel("test NLL of the running predictive mean (nats/datum)")
+    axes[0][0].legend(fontsize=5.5, frameon=True, framealpha=0.85, loc="best")
     return _save(fig, out, "blr")
 
 
@@ -312,6 +335,7 @@ PANELS = ((("lemma.csv", "lemma.json"), _lemma_figures), (("growth.csv", "growth
           (("table2_readings.json",), _readings_figure))
 
 
+@draws_results
 def draw_all(results_dir, out_dir) -> list[Path]:
     """Draw every HSG-HMC figure whose results exist; returns the written paths."""
     return draw_available(PANELS, Path(results_dir), Path(out_dir))

@@ -106,14 +106,38 @@ def smoke_results(tmp_path_factory):
     return root
 
 
+#: ``{"<paper>/<name>.png": [problem, ...]}`` of every figure :func:`smoke_figures` drew (the figure check,
+#: ``sgmcmc_verify.figures.readable``), kept on the session's config
+FIGURE_PROBLEMS = pytest.StashKey[dict]()
+
+
 @pytest.fixture(scope="session")
-def smoke_figures(smoke_results, tmp_path_factory):
+def smoke_figures(smoke_results, tmp_path_factory, pytestconfig):
     """Every paper's figures drawn once from :func:`smoke_results` into a session temp dir (``<out>/<paper>/...``);
-    shared by the tests that check what the figure code draws."""
+    shared by the tests that check what the figure code draws. Each figure also goes through the figure check
+    just before it is written (:func:`smoke_figure_problems`)."""
+    from sgmcmc_verify.figures import _common
+    from sgmcmc_verify.figures.readable import figure_problems
     from sgmcmc_verify.store.registry import figure_modules
 
+    problems: dict = {}
+
+    def check(fig, rel, claims):
+        problems[rel] = figure_problems(fig, claims)
+
     out = tmp_path_factory.mktemp("smoke_figures")
-    for name, mod in figure_modules().items():
-        if (smoke_results / name).is_dir():
-            mod.draw_all(smoke_results / name, out / name)
+    _common.FIGURE_HOOKS.append(check)
+    try:
+        for name, mod in figure_modules().items():
+            if (smoke_results / name).is_dir():
+                mod.draw_all(smoke_results / name, out / name)
+    finally:
+        _common.FIGURE_HOOKS.remove(check)
+    pytestconfig.stash[FIGURE_PROBLEMS] = problems
     return out
+
+
+@pytest.fixture(scope="session")
+def smoke_figure_problems(smoke_figures, pytestconfig):
+    """The figure check's findings on every figure drawn by :func:`smoke_figures` (``{file: [problem, ...]}``)."""
+    return pytestconfig.stash[FIGURE_PROBLEMS]

@@ -14,15 +14,29 @@ Examples
     sgmcmc-verify baseline --refresh          # rewrite the baselines on purpose
     sgmcmc-verify audit sgmcmc_verify.samplers:sgld --scale smoke --name SGLD   # the audit battery (issue #15)
     sgmcmc-verify audit SGHMC --param friction=15                       # a toolkit sampler by name
-    sgmcmc-verify audit toolkit --scale default                         # every toolkit sampler (make audit)
+    sgmcmc-verify audit toolkit --scale default                         # every registered sampler (make audit)
+    sgmcmc-verify audit mysampler.py:factory --scale smoke --fail-on warn  # a file of one's own; exit 1 on warn (CI)
     sgmcmc-verify compare --a results --b results/paper   # both scales side by side -> docs/paper_scale_report.md
+    sgmcmc-verify run ewsg.fig1a --scale smoke --seed 7 --set realizations=2000   # a changed setting: its own key
+    sgmcmc-verify list claims --json | jq '.[0]'            # machine-readable listings (and report/check --json)
+    sgmcmc-verify check ls_sgld --no-run --fail-on failed   # exit status 1 when a claim failed (for CI)
+    eval "$(sgmcmc-verify completion bash)"                  # tab completion of subcommands, options and ids
 
-Errors are one readable line on stderr (exit status 2) unless ``--debug`` is given.
+The global options (``--debug``, ``--data``, ``--results``) may be given before or after the subcommand.
+
+Exit status (for CI): 0 success; 1 a finding (``baseline --check`` out of tolerance, ``audit`` flagged a
+check, ``check``/``report``/``verify --fail-on STATUS`` with a claim in that status); 2 an error (bad usage,
+unknown id, a setting that does not exist or does not parse, a missing or corrupt result, a diverged run),
+printed as one readable line on stderr unless ``--debug`` is given; 130 interrupted (Ctrl-C); 141 the output
+pipe was closed early (``list claims | head -1``), quietly.
 """
+# PYTHON_ARGCOMPLETE_OK
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -79,6 +93,38 @@ def _select_experiments(target):
     return exps or [get_experiment(target)]
 
 
+#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "make figures before and after #16",
+#: the after column), the cost table :func:`_longest_first` falls back on where a results directory holds no manifest
+RECORDED_COSTS = {
+    "vrsg.mlp": 428, "ewsg_iclr.fig1ghi": 322, "ewsg.fig1def": 131, "ewsg.table1": 124, "ls_sgld.table2": 116,
+    "ewsg_iclr.fig1jkl": 108, "vrsg.identities": 108, "ewsg.fig1c_repeat": 95, "ewsg.thm42": 91, "ewsg.fig5": 71,
+    "ewsg.thmH1": 60, "ewsg.bias_split": 59, "ewsg.bnn": 58, "ewsg_iclr.fig1b": 52, "hsg_hmc.growth": 45,
+    "hsg_hmc.table2": 44, "ewsg.fig4": 43, "hsg_hmc.complexity": 41, "ewsg.g1": 37, "ewsg.table3": 35,
+}
+
+
+def _longest_first(exps, results, scale):
+    """``exps`` ordered by expected cost, longest first (#26 item 5): the wall time the manifest under ``results``
+    records for this scale (the previous run), else :data:`RECORDED_COSTS` (times the median ratio of the recorded
+    walls to it, to put both in one unit), else 0; ties keep the registry order.
+
+    Every experiment runs alone with all the workers, so the order does not change the total time of a run; it
+    starts the long experiments while the run is watched and leaves the short ones (seconds each) to the end.
+    The numbers do not depend on the order (every experiment seeds itself)."""
+    walls = {}
+    for f in Path(results).glob("*/*.manifest.json"):
+        try:
+            m = json.loads(f.read_text())
+            if m.get("scale") == scale and isinstance(m.get("wall_time_s"), (int, float)):
+                walls[m["id"]] = float(m["wall_time_s"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a broken manifest is the cache's business (it recomputes); the order just ignores it
+    both = [walls[k] / RECORDED_COSTS[k] for k in walls if k in RECORDED_COSTS]
+    factor = sorted(both)[len(both) // 2] if both else 1.0  # the recorded (default-scale) costs in this run's units
+    rank = {e.id: i for i, e in enumerate(exps)}
+    return sorted(exps, key=lambda e: (-walls.get(e.id, factor * RECORDED_COSTS.get(e.id, 0.0)), rank[e.id]))
+
+
 def _warn_unused_data(exps, a, log):
     """Warn about every ``--data`` name that none of ``exps`` reads (the experiments' ``inputs()`` say what they read)."""
     given = [spec.partition("=")[0] for spec in a.data]
@@ -91,30 +137,79 @@ def _warn_unused_data(exps, a, log):
         log(f"warning: --data {', '.join(unused)}: not read by {ids}; ignored")
 
 
-def _run(exps, a, log):
+def _overrides(a) -> dict:
+    """``--set KEY=VALUE`` items and ``--seed`` -> ``{key: text}`` (read as each field's type by the store)."""
+    out = {}
+    for item in getattr(a, "set", None) or []:
+        key, sep, val = item.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise ValueError(f"--set expects KEY=VALUE with KEY a setting name, got {item!r}")
+        out[key] = val.strip()
+    if getattr(a, "seed", None) is not None:
+        if "seed" in out:
+            raise ValueError("give the seed once: --seed or --set seed=..., not both")
+        out["seed"] = str(a.seed)
+    return out
+
+
+def _check_overrides(exps, overrides, scale):
+    """Every override must be a setting of every selected experiment, with a value of its type (before any run)."""
+    from sgmcmc_verify.store.settings import apply_overrides
+
+    if not overrides:
+        return
+    lacking = {k: [e.id for e in exps if k not in e.settings.at(scale).key_fields()] for k in overrides}
+    for k, ids in lacking.items():
+        if ids:
+            have = [e.id for e in exps if e.id not in ids]
+            shown = ", ".join(ids[:6]) + (f" and {len(ids) - 6} more" if len(ids) > 6 else "")
+            if len(exps) == 1:
+                apply_overrides(exps[0].settings.at(scale), {k: overrides[k]}, exps[0].id)   # lists its settings
+            raise ValueError(f"setting {k!r} is not a setting of {shown}"
+                             + (f" (it is one of {', '.join(have[:6])}); run those alone" if have else ""))
+    for e in exps:
+        apply_overrides(e.settings.at(scale), overrides, e.id)
+
+
+def _run(exps, a, log, overrides=None):
+    """Run ``exps`` (longest first when there are several), returning their manifests in the order given."""
     from sgmcmc_verify.store.cache import run_experiment
 
     _warn_unused_data(exps, a, log)
-    out = []
+    _check_overrides(exps, overrides, a.scale)
+    keeper = None
+    if getattr(a, "keep_chains", False):
+        from sgmcmc_verify.chains import KEEPER as keeper
+    out = {}
+    order = _longest_first(exps, a.results, a.scale) if len(exps) > 1 else list(exps)
     with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
-        for e in exps:
+        for e in order:
             bar, upd = _progress_bar(e.id) if not a.no_progress else (None, None)
             try:
-                out.append(run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
-                                          force=a.force, progress=upd, log=log))
+                out[e.id] = run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
+                                           force=a.force, progress=upd, log=log, overrides=overrides,
+                                           keep_chains=keeper)
             finally:
                 if bar is not None:
                     bar.close()
-    return out
+    return [out[e.id] for e in exps]
 
 
 def _figures(paper, results, out, log):
     """Draw every figure whose results are in ``results``; say which experiments' results are missing.
 
-    Every experiment's published files are checked against its manifest first (a changed or
-    truncated file stops the command, naming the file).
+    Every experiment's published files are checked against its manifest and copied, as the verified
+    bytes, into a snapshot (:func:`sgmcmc_verify.store.cache.snapshot_published`, under the experiment's
+    publish lock); the figures are drawn from the snapshot, so a file without a manifest (a full disk
+    during a publish leaves one) is never drawn, and a changed or truncated file stops the command,
+    naming the file.
     """
-    from sgmcmc_verify.store.cache import verify_published
+    import shutil
+    import tempfile
+
+    from sgmcmc_verify.errors import ResultFileError
+    from sgmcmc_verify.store.cache import snapshot_published
     from sgmcmc_verify.store.registry import all_experiments, figure_modules
 
     root = Path(results)
@@ -133,13 +228,25 @@ def _figures(paper, results, out, log):
         if not res.is_dir():
             log(f"sgmcmc_verify.figures.{name}: no results under {res}; skipped")
             continue
+        if not any(e.paper == name for e in exps):   # not experiment results (the audit's folders): drawn as they are
+            paths = m.draw_all(res, Path(out) / name)
+            log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
+            done += paths
+            continue
         missing = []
-        for e in (e for e in exps if e.paper == name):
+        snap = Path(tempfile.mkdtemp(prefix=f"sgmcmc-verify-{name}-"))
+        try:
+            for e in (e for e in exps if e.paper == name):
+                try:
+                    snapshot_published(res, e.id, snap / name, log=log)
+                except FileNotFoundError:
+                    missing.append(e.id)
             try:
-                verify_published(res, e.id)
-            except FileNotFoundError:
-                missing.append(e.id)
-        paths = m.draw_all(res, Path(out) / name)
+                paths = m.draw_all(snap / name, Path(out) / name) if (snap / name).is_dir() else []
+            except ResultFileError as err:
+                raise ResultFileError(err.path.replace(str(snap / name), str(res)), err.reason, err.remedy) from None
+        finally:
+            shutil.rmtree(snap, ignore_errors=True)
         log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
         if missing:
             log(f"sgmcmc_verify.figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
@@ -188,75 +295,154 @@ def _report(a, log, write=True):
     return records
 
 
-def build_parser():
-    p = argparse.ArgumentParser(prog="sgmcmc-verify", description="Theory verification for SG-MCMC papers.")
-    p.add_argument("--debug", action="store_true", help="show tracebacks")
-    p.add_argument("--data", action="append", default=[], metavar="NAME=PATH",
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("sgmcmc-verify")
+    except Exception:  # an uninstalled checkout
+        return "unknown"
+
+
+#: The global options: accepted before the subcommand and after it (``sgmcmc-verify run x --debug``).
+def _add_globals(p, sub: bool):
+    pre = "sub_" if sub else ""
+    p.add_argument("--debug", action="store_true", dest=pre + "debug", help="show tracebacks")
+    p.add_argument("--data", action="append", default=[], dest=pre + "data", metavar="NAME=PATH",
                    help="a LIBSVM file for data set NAME (e.g. a3a=~/data/a3a), or a directory for an image set "
                         "(mnist=DIR with the IDX files, cifar10=DIR with the python pickles); repeatable")
-    sub = p.add_subparsers(dest="cmd", required=True)
+    p.add_argument("--results", dest=pre + "results", metavar="DIR", default=None,
+                   help="the results directory (default: results; baseline: a temporary directory)")
+
+
+def _merge_globals(a) -> None:
+    a.debug = bool(a.debug or getattr(a, "sub_debug", False))
+    a.data = list(a.data) + list(getattr(a, "sub_data", []) or [])
+    sub = getattr(a, "sub_results", None)
+    a.results = sub if sub is not None else a.results
+    for k in ("sub_debug", "sub_data", "sub_results"):
+        if hasattr(a, k):
+            delattr(a, k)
+    if a.results is None and a.cmd != "baseline":
+        a.results = "results"
+
+
+def _id_completer(kind):
+    """argcomplete completer: experiment ids / claim ids, paper ids and ``all`` (imported only when completing)."""
+    def complete(prefix, **_):
+        from sgmcmc_verify.store.registry import all_experiments, paper_ids
+
+        ids = ["all", *paper_ids()]
+        if kind == "claims":
+            from sgmcmc_verify.ledger.claims import all_claims
+            ids += [c.id for c in all_claims()]
+        else:
+            ids += [e.id for e in all_experiments()]
+        return [i for i in ids if i.startswith(prefix)]
+    return complete
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="sgmcmc-verify", description="Theory verification for SG-MCMC papers.",
+                                epilog="exit status: 0 success; 1 a finding (baseline out of tolerance, audit flagged, "
+                                       "--fail-on met); 2 an error; 130 interrupted; 141 output pipe closed")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    _add_globals(p, sub=False)
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    def add(name, **kw):
+        sp = sub.add_parser(name, **kw)
+        _add_globals(sp, sub=True)
+        return sp
 
     def common(sp, out=False):
-        sp.add_argument("--scale", default="default", help="smoke | default | paper")
+        sp.add_argument("--scale", default="default", help="smoke | default | paper").completer = \
+            lambda **_: list(SCALES)
         sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
         sp.add_argument("--backend", default=None, help="joblib backend: " + " | ".join(BACKENDS))
         sp.add_argument("--scheduler", default=None, help="dask scheduler address (default: a LocalCluster)")
-        sp.add_argument("--results", default="results")
         sp.add_argument("--force", action="store_true", help="recompute even if a stored result matches")
         sp.add_argument("--no-progress", action="store_true")
         if out:
             sp.add_argument("--out", default="figures/out")
 
-    sp = sub.add_parser("list", help="list claims or experiments")
+    def fail_on(sp):
+        sp.add_argument("--fail-on", default=None, metavar="STATUS[,STATUS]",
+                        help="exit status 1 when a claim has one of these statuses (e.g. failed or "
+                             "failed,inconclusive); default: exit 0 whatever the verdicts")
+
+    def json_flag(sp, what):
+        sp.add_argument("--json", action="store_true", help=f"print {what} as JSON on stdout")
+
+    sp = add("list", help="list claims or experiments")
     sp.add_argument("what", choices=("claims", "experiments"))
     sp.add_argument("--paper", default=None)
-    sp = sub.add_parser("run", help="run experiments (an id, a paper id, or 'all')")
-    sp.add_argument("target")
+    json_flag(sp, "the list (one object per claim or experiment)")
+    sp = add("run", help="run experiments (an id, a paper id, or 'all')")
+    sp.add_argument("target").completer = _id_completer("experiments")
     common(sp)
-    sp = sub.add_parser("check", help="run what a claim (or every claim of a paper) needs and print the verdicts; "
-                                      "results/claims.json and the report are left as they are")
-    sp.add_argument("target")
+    sp.add_argument("--seed", type=int, default=None, help="the experiments' root seed (the setting 'seed')")
+    sp.add_argument("--keep-chains", action="store_true",
+                    help="also store the chains' final states (and kept traces) as ArviZ netCDF files in "
+                         "results/<paper>/<id>.chains/ (the 'chains' extra: pip install 'sgmcmc-verify[chains]')")
+    sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="change a setting of the experiment's settings class (a field; read as its type, e.g. "
+                         "realizations=2000 or step_sizes='(0.01, 0.05)'); it enters the cache key; repeatable")
+    sp = add("check", help="run what a claim (or every claim of a paper) needs and print the verdicts; "
+                           "results/claims.json and the report are left as they are")
+    sp.add_argument("target").completer = _id_completer("claims")
     sp.add_argument("--no-run", action="store_true", help="evaluate the stored results as they are (run nothing)")
     common(sp)
-    sp = sub.add_parser("figures", help="draw figures from stored results")
+    fail_on(sp)
+    json_flag(sp, "the verdict records")
+    sp = add("figures", help="draw figures from stored results")
     sp.add_argument("paper", nargs="?", default=None)
-    sp.add_argument("--results", default="results")
     sp.add_argument("--out", default="figures/out")
-    sp = sub.add_parser("report", help="evaluate claims (running missing experiments) and write the report")
-    sp.add_argument("target", nargs="?", default="all")
+    sp = add("report", help="evaluate claims (running missing experiments) and write the report")
+    sp.add_argument("target", nargs="?", default="all").completer = _id_completer("claims")
     sp.add_argument("--no-run", action="store_true",
                     help="evaluate the results stored under --results as they are (no experiment is run)")
     sp.add_argument("--available", action="store_true",
                     help="with --no-run: evaluate only the claims whose experiments are all stored (a partial "
                          "ledger, e.g. a paper-scale run still going on); the others are listed and left out")
     common(sp, out=True)
-    sp = sub.add_parser("verify", help="run every experiment, draw every figure, write the report")
+    fail_on(sp)
+    json_flag(sp, "the verdict records (as in claims.json)")
+    sp = add("verify", help="run every experiment, draw every figure, write the report")
     common(sp, out=True)
-    sp = sub.add_parser("baseline", help="smoke-scale regression against paper_repro/baselines/")
+    fail_on(sp)
+    sp = add("baseline", help="smoke-scale regression against paper_repro/baselines/")
     g = sp.add_mutually_exclusive_group(required=True)
     g.add_argument("--check", action="store_true")
     g.add_argument("--refresh", action="store_true")
-    sp.add_argument("--results", default=None, help="where to run the smoke experiments (default: a temp dir)")
     sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
-    sp = sub.add_parser("compare", help="two ledger runs side by side (default vs paper scale): verdicts, changes, "
-                                        "wall time per experiment -> markdown")
+    sp = add("compare", help="two ledger runs side by side (default vs paper scale): verdicts, changes, "
+                             "wall time per experiment -> markdown")
     sp.add_argument("--a", default="results", help="results directory of the reference run (its claims.json)")
     sp.add_argument("--b", default="results/paper", help="results directory of the other run")
     sp.add_argument("--labels", default="default,paper", help="the two column names, comma-separated")
     sp.add_argument("--out", default="docs/paper_scale_report.md")
     sp.add_argument("--title", default="Paper-scale report: every claim at the default and the paper scale")
-    sp = sub.add_parser("audit", help="run the audit battery on a sampler factory (PACKAGE.MODULE:FACTORY, a "
-                                      "toolkit sampler name, or 'toolkit' for all of them)")
-    sp.add_argument("factory")
+    sp = add("audit", help="run the audit battery on a sampler factory (PACKAGE.MODULE:FACTORY, a "
+                           "toolkit sampler name, or 'toolkit' for all of them)")
+    sp.add_argument("factory", help="a toolkit sampler name, 'toolkit' (every registered sampler), "
+                                     "MODULE:FACTORY (the current folder is importable) or path/to/file.py:FACTORY")
     sp.add_argument("--scale", default="default", help="smoke | default")
-    sp.add_argument("--name", default=None, help="folder name under results/audit/ (default: the factory's name)")
+    sp.add_argument("--name", default=None, help="folder name under results/audit/ (default: the factory's name); "
+                                                 "replaced whole by the new audit")
+    sp.add_argument("--timeout", type=float, default=1800.0,
+                    help="seconds per check (default 1800); a check over it is the finding 'timed out', the rest run; "
+                         "0: no limit")
+    sp.add_argument("--fail-on", choices=("flagged", "warn", "never"), default="flagged",
+                    help="exit 1 when a check is flagged (default), also when one warns (warn; for CI), or never")
     sp.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="a factory keyword argument (a Python literal, e.g. friction=15); repeatable")
     sp.add_argument("--expected-order", default="1", help="weak order the theory gives (a number, or 'none')")
     sp.add_argument("--checks", default=None, help="comma-separated subset of the checks (default: all)")
     sp.add_argument("--n-jobs", type=int, default=1, help="joblib workers (>= 1; -1: every core)")
-    sp.add_argument("--results", default="results")
     sp.add_argument("--out", default="figures/out")
+    sp = add("completion", help="print the shell completion script (eval \"$(sgmcmc-verify completion bash)\")")
+    sp.add_argument("shell", choices=("bash", "zsh", "fish", "tcsh", "powershell"))
     return p
 
 
@@ -277,40 +463,48 @@ def _parse_params(items) -> dict:
 
 
 def _audit(a, log) -> int:
-    """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table; 1 if anything is flagged."""
-    from sgmcmc_verify.audit import TOOLKIT_AUDIT, audit
+    """``sgmcmc-verify audit``: run the battery, draw its page, print the summary table.
+
+    Exit status: 1 when a check is flagged (``--fail-on flagged``, the default) or flagged or warns
+    (``--fail-on warn``; ``never``: 0); 2 on a bad argument or a sampler that does not follow the protocol.
+    """
+    from sgmcmc_verify.audit import CHECKS, audit, toolkit_audit
     from sgmcmc_verify.store.registry import figure_modules
 
     fig = figure_modules()["audit"]   # figures are found at run time, as `figures` does
 
     if a.scale not in ("smoke", "default"):
         raise ValueError(f"audit scale must be smoke or default, got {a.scale!r}")
+    if a.timeout < 0:
+        raise ValueError(f"--timeout must be >= 0 seconds (0: no limit), got {a.timeout:g}")
+    timeout = a.timeout or None
     order = None if a.expected_order.lower() == "none" else float(a.expected_order)
     params = _parse_params(a.param)
+    jobs_all = toolkit_audit()           # every registered sampler, derived from the registry
     if a.factory == "toolkit":
         if a.name or params:
-            raise ValueError("'audit toolkit' takes no --name or --param (each sampler uses its TOOLKIT_AUDIT entry)")
-        jobs = [(nm, nm, p, o) for nm, (p, o) in TOOLKIT_AUDIT.items()]
-    elif a.factory in TOOLKIT_AUDIT and not params:
-        p, o = TOOLKIT_AUDIT[a.factory]
+            raise ValueError("'audit toolkit' takes no --name or --param (each sampler uses its toolkit_audit() entry)")
+        jobs = [(nm, nm, p, o) for nm, (p, o) in jobs_all.items()]
+    elif a.factory in jobs_all and not params:
+        p, o = jobs_all[a.factory]
         jobs = [(a.factory, a.name or a.factory, p, o if a.expected_order == "1" else order)]
     else:
         jobs = [(a.factory, a.name, params, order)]
-    from sgmcmc_verify.audit import CHECKS
 
     checks = CHECKS if a.checks is None else tuple(c.strip() for c in a.checks.split(",") if c.strip())
-    flagged = False
+    bad = {"flagged": ("flagged",), "warn": ("flagged", "warn"), "never": ()}[a.fail_on]
+    fail = False
     for spec, name, p, o in jobs:
         rep = audit(spec, p, scale=a.scale, name=name, expected_order=o, results=a.results, n_jobs=a.n_jobs, log=log,
-                    checks=checks)
+                    checks=checks, timeout=timeout)
         fig.draw_sampler(Path(rep["path"]), Path(a.out) / "audit" / rep["name"])
         print(f"== audit {rep['name']} ({a.scale}, {rep['total_seconds']:.0f} s): {rep['path']}")
         for r in rep["rows"]:
             print(f"  {r['status']:12s} {r['check']:28s} {r['measured']}")
             print(f"  {'':12s} {r['detail']}")
-        flagged = flagged or bool(rep["flagged"])
+        fail = fail or any(r["status"] in bad for r in rep["rows"])
     fig.draw_all(Path(a.results) / "audit", Path(a.out) / "audit")   # the listing of every audited sampler
-    return 1 if flagged else 0
+    return 1 if fail else 0
 
 
 def _n_jobs(n: int) -> int:
@@ -324,83 +518,91 @@ def _n_jobs(n: int) -> int:
     return n
 
 
+def _warn_ignored_options(a, argv, log) -> None:
+    """Warn about options that the command line gives but that have no effect (#28): ``--scale`` with ``--no-run``
+    (stored results are evaluated at the scale they were run), ``--scheduler`` without ``--backend dask``."""
+    given = {t.split("=", 1)[0] for t in (sys.argv[1:] if argv is None else argv) if t.startswith("--")}
+    if getattr(a, "no_run", False) and "--scale" in given:
+        log(f"warning: --scale {a.scale} has no effect with --no-run: the stored results are evaluated at the scale "
+            "they were run at (each record names it)")
+    if getattr(a, "scheduler", None) and getattr(a, "backend", None) != "dask":
+        log(f"warning: --scheduler {a.scheduler} has no effect without --backend dask; ignored")
+
+
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
+def _fail_on(a, records) -> int:
+    """1 when ``--fail-on`` names a status some record has, else 0 (statuses checked against the ledger's)."""
+    spec = getattr(a, "fail_on", None)
+    if not spec:
+        return 0
+    from sgmcmc_verify.ledger.verdict import STATUSES
+
+    wanted = [x.strip() for x in spec.split(",") if x.strip()]
+    bad = [x for x in wanted if x not in STATUSES]
+    if bad or not wanted:
+        raise ValueError(f"--fail-on: unknown status {', '.join(bad) or repr(spec)}; choose from {', '.join(STATUSES)}")
+    hit = [r["id"] for r in records if r["status"] in wanted]
+    if hit:
+        _log(f"--fail-on {spec}: {len(hit)} claim(s): " + ", ".join(hit[:10]) + (" ..." if len(hit) > 10 else ""))
+    return 1 if hit else 0
+
+
+def _print_json(obj) -> None:
+    print(json.dumps(obj, indent=1, ensure_ascii=False, default=str))
+
+
+def _list(a) -> None:
+    if a.what == "claims":
+        cs = _claims_for(a.paper or "all")
+        if a.json:
+            _print_json([{"id": c.id, "paper": c.paper, "source": c.source, "statement": c.statement,
+                          "experiments": list(c.experiments), "figure": c.figure, "about": c.about,
+                          "declared": c.declared} for c in cs])
+        else:
+            for c in cs:
+                print(f"{c.id:45s} {c.source}")
+        return
+    from sgmcmc_verify.store.registry import all_experiments
+    es = [e for e in all_experiments() if a.paper in (None, e.paper)]
+    if a.json:
+        _print_json([{"id": e.id, "paper": e.paper, "description": e.description, "outputs": list(e.outputs),
+                      "settings": {sc: e.settings.at(sc).key_fields() for sc in SCALES}} for e in es])
+    else:
+        for e in es:
+            print(f"{e.id:20s} {e.description}")
+
+
+def _completion(shell: str) -> None:
+    try:
+        import argcomplete
+    except ImportError as e:
+        raise RuntimeError("shell completion needs argcomplete: pip install argcomplete") from e
+    print(argcomplete.shellcode(["sgmcmc-verify"], shell=shell))
+
+
 def main(argv=None) -> int:
     p = build_parser()
+    if argv is None:   # a shell asking for completions (_ARGCOMPLETE set): answer and exit; otherwise a no-op
+        with contextlib.suppress(ImportError):
+            import argcomplete
+
+            argcomplete.autocomplete(p)
     a = p.parse_args(argv)
+    _merge_globals(a)
     log = _log
     try:
-        if hasattr(a, "scale") and a.scale not in SCALES:
-            raise ValueError(f"unknown scale {a.scale!r}; choose one of {', '.join(SCALES)}")
-        if hasattr(a, "n_jobs"):
-            a.n_jobs = _n_jobs(a.n_jobs)
-        if getattr(a, "backend", None) is not None and a.backend not in BACKENDS:
-            raise ValueError(f"unknown backend {a.backend!r}; choose one of {', '.join(BACKENDS)}")
-        for spec in a.data:
-            from sgmcmc_verify.targets.datasets import set_data_path
-            name, sep, path = spec.partition("=")
-            if not sep or not name or not path:
-                raise ValueError(f"--data expects NAME=PATH, got {spec!r}")
-            set_data_path(name, path)
-        if a.cmd == "list":
-            if a.what == "claims":
-                for c in _claims_for(a.paper or "all"):
-                    print(f"{c.id:45s} {c.source}")
-            else:
-                from sgmcmc_verify.store.registry import all_experiments
-                for e in all_experiments():
-                    if a.paper in (None, e.paper):
-                        print(f"{e.id:20s} {e.description}")
-        elif a.cmd == "compare":
-            from sgmcmc_verify.ledger.compare import write_comparison
-            labels = tuple(x.strip() for x in a.labels.split(","))
-            a_dir, b_dir = Path(a.a), Path(a.b)
-            cmds = (f"sgmcmc-verify verify --scale {labels[0]} --results {a_dir} (or the same experiments one by one)"
-                    if len(labels) == 2 else "",
-                    f"sgmcmc-verify verify --scale {labels[1]} --results {b_dir} (or the same experiments one by one)"
-                    if len(labels) == 2 else "")
-            out = write_comparison(a.out, a_dir / "claims.json", b_dir / "claims.json", a_dir, b_dir, labels=labels,
-                                   commands=cmds, title=a.title)
-            log(f"compare: {out}")
-        elif a.cmd == "run":
-            for m in _run(_select_experiments(a.target), a, log):
-                print(f"{m['id']}: {'reused' if m['cached'] else 'computed'} ({m['key']})")
-        elif a.cmd == "check":
-            from sgmcmc_verify.ledger.report import sort_records
-            for rec in sort_records(_report(a, log, write=False)):
-                print(f"{rec['id']}: {rec['label']} — {rec['line']}")
-                if rec.get("decide_by") and rec["status"] not in ("held", "failed", "depends"):
-                    print(f"    to decide: {rec['decide_by']['text']}")
-        elif a.cmd == "figures":
-            _figures(a.paper, a.results, a.out, log)
-        elif a.cmd == "report":
-            recs = _report(a, log)
-            for r in recs:
-                print(f"{r['status']:13s} {r['id']}")
-        elif a.cmd == "verify":
-            _run(_select_experiments("all"), a, log)
-            _figures(None, a.results, a.out, log)
-            a.target = "all"
-            recs = _report(a, log)
-            for r in recs:
-                print(f"{r['status']:13s} {r['id']}")
-        elif a.cmd == "audit":
-            return _audit(a, log)
-        elif a.cmd == "baseline":
-            from sgmcmc_verify.ledger.baseline import check, refresh
-            if a.refresh:
-                path = refresh(a.results, a.n_jobs, log)
-                print(f"baselines written: {path}")
-            else:
-                problems = check(a.results, a.n_jobs, log)
-                if problems:
-                    print("\n".join(problems), file=sys.stderr)
-                    return 1
-                print("baselines: every number within its tolerance")
-        return 0
+        _warn_ignored_options(a, argv, log)
+        code = _main(a, log)
+        sys.stdout.flush()   # a closed pipe shows here, inside the handler, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # `sgmcmc-verify list claims | head -1`: the reader is gone; stop quietly (128 + SIGPIPE, as a C tool would)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except KeyboardInterrupt:
         print("interrupted; finished experiments are stored and will be reused", file=sys.stderr)
         return 130
@@ -410,6 +612,91 @@ def main(argv=None) -> int:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"sgmcmc-verify: error: {msg}", file=sys.stderr)
         return 2
+
+
+def _main(a, log) -> int:
+    """The subcommand ``a.cmd``; its exit status (errors propagate to :func:`main`)."""
+    if hasattr(a, "scale") and a.scale not in SCALES:
+        raise ValueError(f"unknown scale {a.scale!r}; choose one of {', '.join(SCALES)}")
+    if hasattr(a, "n_jobs"):
+        a.n_jobs = _n_jobs(a.n_jobs)
+    if getattr(a, "backend", None) is not None and a.backend not in BACKENDS:
+        raise ValueError(f"unknown backend {a.backend!r}; choose one of {', '.join(BACKENDS)}")
+    for spec in a.data:
+        from sgmcmc_verify.targets.datasets import set_data_path
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise ValueError(f"--data expects NAME=PATH, got {spec!r}")
+        set_data_path(name, path)
+    if a.cmd == "completion":
+        _completion(a.shell)
+    elif a.cmd == "list":
+        _list(a)
+    elif a.cmd == "compare":
+        from sgmcmc_verify.ledger.compare import write_comparison
+        labels = tuple(x.strip() for x in a.labels.split(","))
+        a_dir, b_dir = Path(a.a), Path(a.b)
+        cmds = (f"sgmcmc-verify verify --scale {labels[0]} --results {a_dir} (or the same experiments one by one)"
+                if len(labels) == 2 else "",
+                f"sgmcmc-verify verify --scale {labels[1]} --results {b_dir} (or the same experiments one by one)"
+                if len(labels) == 2 else "")
+        out = write_comparison(a.out, a_dir / "claims.json", b_dir / "claims.json", a_dir, b_dir, labels=labels,
+                               commands=cmds, title=a.title)
+        log(f"compare: {out}")
+    elif a.cmd == "run":
+        for m in _run(_select_experiments(a.target), a, log, overrides=_overrides(a)):
+            print(f"{m['id']}: {'reused' if m['cached'] else 'computed'} ({m['key']})")
+            if a.keep_chains:
+                ch = m.get("chains") or {}
+                where = Path(a.results) / m["paper"] / f"{m['id']}.chains"
+                print(f"    chains: {len(ch)} InferenceData files in {where}" if ch else
+                      "    chains: none (this experiment runs no chains through the runner: exact recursions "
+                      "or closed forms)")
+    elif a.cmd == "check":
+        from sgmcmc_verify.ledger.report import sort_records
+        _fail_on(a, [])   # a bad --fail-on is an error before anything runs
+        recs = sort_records(_report(a, log, write=False))
+        if a.json:
+            _print_json(recs)
+        for rec in ([] if a.json else recs):
+            print(f"{rec['id']}: {rec['label']} — {rec['line']}")
+            if rec.get("decide_by") and rec["status"] not in ("held", "failed", "depends"):
+                print(f"    to decide: {rec['decide_by']['text']}")
+        return _fail_on(a, recs)
+    elif a.cmd == "figures":
+        _figures(a.paper, a.results, a.out, log)
+    elif a.cmd == "report":
+        _fail_on(a, [])
+        recs = _report(a, log)
+        if a.json:
+            _print_json(recs)
+        else:
+            for r in recs:
+                print(f"{r['status']:13s} {r['id']}")
+        return _fail_on(a, recs)
+    elif a.cmd == "verify":
+        _fail_on(a, [])
+        _run(_select_experiments("all"), a, log)
+        _figures(None, a.results, a.out, log)
+        a.target = "all"
+        recs = _report(a, log)
+        for r in recs:
+            print(f"{r['status']:13s} {r['id']}")
+        return _fail_on(a, recs)
+    elif a.cmd == "audit":
+        return _audit(a, log)
+    elif a.cmd == "baseline":
+        from sgmcmc_verify.ledger.baseline import check, refresh
+        if a.refresh:
+            path = refresh(a.results, a.n_jobs, log)
+            print(f"baselines written: {path}")
+        else:
+            problems = check(a.results, a.n_jobs, log)
+            if problems:
+                print("\n".join(problems), file=sys.stderr)
+                return 1
+            print("baselines: every number within its tolerance")
+    return 0
 
 
 if __name__ == "__main__":

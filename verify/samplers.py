@@ -30,6 +30,9 @@ HSG-HMC    exponential integrator (4)–(6)                   hybrid estimator (
 SRVR-HMC   exponential integrator (4)–(6)                   SRVR recursion
 HMC        leapfrog + Metropolis (exact reference)          full gradient
 MALA       Langevin proposal + Metropolis (exact reference) full gradient
+MH         random-walk Metropolis, s.d. ``√(2h)`` (exact)   full potential
+CP-SGHMC   underdamped EM (3)                               k-means clustered minibatch (EWSG §5.3 [20])
+FlyMC      Firefly MC: Gibbs on brightnesses + MALA on θ    bright data only (exact on the joint)
 ========== ================================================ ==========================================
 
 References
@@ -42,21 +45,27 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
 from .errors import check_positive
+from .estimators.cp_sghmc import ClusteredMinibatch, kmeans_clusters
 from .estimators.ewsg import EWSGIndexChain
 from .estimators.ewsg_vr import EWSGVarianceReduced
 from .estimators.minibatch import FullGradient, UniformMinibatch
 from .estimators.variance_reduced import (HybridGradient, RecursiveGradient, SVRGControlVariate,
                                          TwoMinibatchControlVariate)
 from .integrators.exponential import ExponentialIntegrator
+from .integrators.flymc import FireflyMC
 from .integrators.metropolis import HMC, MALA
 from .integrators.overdamped import OverdampedEM
 from .integrators.preconditioners import LaplacianPreconditioner, RMSpropPreconditioner
+from .integrators.random_walk import RandomWalkMetropolis
 from .integrators.underdamped import UnderdampedEM
 
 __all__ = ["sgld", "psgld", "svrg_ld", "ls_sgld", "ls_gld", "ls_ld", "ls_psgld", "sghmc", "ewsg", "fg",
            "vrsg_estimator", "vrsg_ld", "vrsg_hmc", "ewsg_ld", "ewsg_vr",
-           "sg_ul_mcmc", "hsg_hmc", "srvr_hmc", "hmc", "mala", "SAMPLERS", "get", "build"]
+           "sg_ul_mcmc", "hsg_hmc", "srvr_hmc", "hmc", "mala", "random_walk_mh", "cp_sghmc", "flymc", "GapBound",
+           "SAMPLERS", "get", "build"]
 
 
 def _minibatch(estimator, batch_size):
@@ -266,12 +275,99 @@ def mala(target, step_size) -> MALA:
     return MALA(target, step_size)
 
 
+def random_walk_mh(target, step_size) -> RandomWalkMetropolis:
+    """Random-walk Metropolis with proposal s.d. ``ε = √(2h)``: the diffusion of one Langevin step of size h,
+    so that ``step_size`` means a time step as for every other factory here; an exact reference (EWSG G.1)."""
+    return RandomWalkMetropolis(target, float(np.sqrt(2.0 * check_positive("step_size", step_size))))
+
+
+def cp_sghmc(target, step_size, friction, batch_size=10, n_clusters=10, allocation="equal", seed=0,
+             noise_scale=None) -> UnderdampedEM:
+    """CP-SGHMC (EWSG §5.3, [20]): underdamped EM (3) with ``b_k`` draws from every k-means cluster of the data.
+
+    The clusters are k-means of the target's data (``target.centers``, or ``target.X``) with
+    ``K = min(n_clusters, batch_size)`` (every cluster needs a draw), ``random_state = seed``.
+
+    Raises
+    ------
+    ValueError
+        A target without ``centers`` or ``X``; bad ``batch_size``, ``n_clusters`` or ``allocation``.
+    """
+    data = getattr(target, "centers", None)
+    data = getattr(target, "X", None) if data is None else data
+    if data is None:
+        raise ValueError("cp_sghmc needs a target with data (target.centers or target.X) to cluster")
+    k = min(int(n_clusters), int(batch_size), int(np.asarray(data).shape[0]))
+    labels = kmeans_clusters(np.asarray(data, dtype=np.float64), k, seed=seed)
+    return UnderdampedEM(target, step_size, friction, ClusteredMinibatch(labels, batch_size, allocation),
+                         noise_scale=noise_scale, name="CP-SGHMC")
+
+
+class GapBound:
+    """The bound interface of :mod:`sgmcmc_verify.targets.bounds` for any finite-sum target, ``B_n = L_n e^{−δ}``.
+
+    ``log L_n(θ) = −V_n(θ)`` (``target.data_potentials``), ``log B_n = log L_n − δ``: a lower bound with a
+    constant gap, so a datum is bright with probability ``1 − e^{−δ}`` and FlyMC stays exact. The collapsed
+    total ``Σ_n log B_n`` together with the prior is ``−V(θ) − nδ`` (one ``target.potential`` call: O(d²) on the
+    Gaussian targets, O(n) on the others, not counted as evaluations), and the prior is carried in it
+    (``log_prior = 0``). It lets the audit run FlyMC on any target; the papers' FlyMC uses tight bounds
+    (:class:`~sgmcmc_verify.targets.bounds.LogisticJJBound`).
+    """
+
+    def __init__(self, target, gap: float = 0.1):
+        self.base, self.gap = target, check_positive("gap", gap)
+        self.n, self.dim = target.n, target.dim
+
+    def __getattr__(self, key):           # posterior_mean, hessian, ... of the wrapped target
+        if key in ("base", "gap"):
+            raise AttributeError(key)
+        return getattr(self.base, key)
+
+    def log_likelihood_pairs(self, theta, idx):
+        return -self.base.data_potentials(theta, np.asarray(idx)[:, None])[:, 0]
+
+    def grad_log_likelihood_pairs(self, theta, idx):
+        return -self.base.data_gradients(theta, np.asarray(idx)[:, None])[:, 0, :]
+
+    def log_bound_pairs(self, theta, idx):
+        return self.log_likelihood_pairs(theta, idx) - self.gap
+
+    def grad_log_bound_pairs(self, theta, idx):
+        return self.grad_log_likelihood_pairs(theta, idx)
+
+    def log_bound_total(self, theta):
+        return -self.base.potential(theta) - self.n * self.gap
+
+    def grad_log_bound_total(self, theta):
+        return -self.base.full_gradient(theta)
+
+    def log_prior(self, theta):
+        return np.zeros(theta.shape[0])
+
+    def grad_log_prior(self, theta):
+        return np.zeros_like(theta)
+
+    def log_likelihood_total(self, theta):
+        return -self.base.potential(theta)
+
+
+def flymc(target, step_size, resample_size=None, proposal="mala", gap=0.1) -> FireflyMC:
+    """Firefly MC (EWSG §5.2, G.1) on ``target``: its own bound interface if it has one, else :class:`GapBound`.
+
+    ``resample_size`` defaults to 10 % of n (EWSG G.1); with ``proposal="mala"`` the step is the Langevin
+    step h (drift ``h∇``, noise ``√(2h)``), an exact reference (Metropolis-corrected).
+    """
+    bound = target if hasattr(target, "log_bound_total") else GapBound(target, gap)
+    m = max(1, bound.n // 10) if resample_size is None else resample_size
+    return FireflyMC(bound, step_size, m, proposal)
+
+
 #: name (as the papers write it) → factory ``(target, step_size, **params)``.
 SAMPLERS: dict[str, Callable] = {
     "SGLD": sgld, "pSGLD": psgld, "SVRG-LD": svrg_ld, "LS-SGLD": ls_sgld, "LS-GLD": ls_gld, "LS-LD": ls_ld,
     "LS-pSGLD": ls_psgld, "SGHMC": sghmc, "EWSG": ewsg, "FG": fg, "SG-UL-MCMC": sg_ul_mcmc, "HSG-HMC": hsg_hmc,
     "SRVR-HMC": srvr_hmc, "HMC": hmc, "MALA": mala, "vrSG-LD": vrsg_ld, "vrSG-HMC": vrsg_hmc,
-    "EWSG-LD": ewsg_ld, "EWSG-VR": ewsg_vr,
+    "EWSG-LD": ewsg_ld, "EWSG-VR": ewsg_vr, "MH": random_walk_mh, "CP-SGHMC": cp_sghmc, "FlyMC": flymc,
 }
 
 

@@ -39,7 +39,7 @@ from .settings import AppendixESettings, Fig4Settings, KLPanelSettings, Minibatc
 
 __all__ = ["kl_curves", "appendix_e_runs", "fig4_runs", "minibatch_runs", "exact_kl", "ewsg_vr_stability",
            "ewsg_selection_friction",
-           "run_appendix_e", "run_fig4", "run_minibatch"]
+           "run_appendix_e", "run_fig4", "run_fig4_conference_n", "run_minibatch"]
 
 #: Seed-sequence tags of the three studies (distinct from Figure 1's panels and Theorem 4.3's runs).
 _TAGS = {"appE": 1001, "fig4": 1002, "appD": 1003}
@@ -230,17 +230,22 @@ def ewsg_selection_friction(cfg: KLPanelSettings, step_size: float, index_chain_
             "ratio_per_coordinate": [float(odd[j, j] / corr[j, j]) for j in range(d)]}
 
 
-def run_fig4(cfg: Fig4Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
-    """Write ``fig4.csv`` (KL vs passes) and ``fig4.json`` (divergences, exact stability, settings)."""
+def run_fig4(cfg: Fig4Settings, out_dir, n_jobs=1, backend=None, progress=None, name: str = "fig4") -> None:
+    """Write ``<name>.csv`` (KL vs passes) and ``<name>.json`` (divergences, exact stability, settings)."""
     rows, div = kl_curves(cfg, fig4_runs(cfg), "fig4", n_jobs, backend, progress)
-    write_csv(Path(out_dir) / "fig4.csv", rows, header_comment=(
-        f"EWSG Appendix F Figure 4 on the section 5.1 target, scale={cfg.scale}; kl = KL(target || Gaussian fit) in "
-        "nats; runs that diverged are listed in fig4.json"))
-    write_json(Path(out_dir) / "fig4.json", {
+    write_csv(Path(out_dir) / f"{name}.csv", rows, header_comment=(
+        f"EWSG Appendix F Figure 4 on the section 5.1 target (n = {cfg.n_data}), scale={cfg.scale}; kl = KL(target || "
+        f"Gaussian fit) in nats; runs that diverged are listed in {name}.json"))
+    write_json(Path(out_dir) / f"{name}.json", {
         "paper_step_size": cfg.paper_step_size, "runs": div,
         "stability": [ewsg_vr_stability(cfg, h) for h in cfg.step_sizes],
         "ewsg_selection_friction": [ewsg_selection_friction(cfg, h, cfg.index_chain_length) for h in cfg.step_sizes],
         "scale": cfg.scale, "settings": cfg.as_dict()})
+
+
+def run_fig4_conference_n(cfg: Fig4Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Figure 4 at the conference text's n = 20: ``fig4_n20.csv`` and ``fig4_n20.json`` (as :func:`run_fig4`)."""
+    run_fig4(cfg, out_dir, n_jobs, backend, progress, name="fig4_n20")
 
 
 # ---------------------------------------------------------------------------------------------

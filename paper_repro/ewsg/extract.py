@@ -74,3 +74,37 @@ def passes_to_settle(rows, label, factor=1.1):
         if all(x["kl"] <= factor * final for x in rr if x["passes"] >= r["passes"]):
             return r["passes"]
     return rr[-1]["passes"]
+
+
+def kl_estimates(rows, realizations: int) -> dict:
+    """``{label: Estimate}``: the KL at each run's last checkpoint with its bootstrap s.e. over ``realizations``.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Rows of a KL-curve CSV (``label``, ``passes``, ``kl``, ``kl_se``).
+    realizations : int
+        Independent realizations behind each KL (the ensemble the bootstrap resamples).
+    """
+    from sgmcmc_verify.ledger.measures import Estimate
+
+    return {k: Estimate(r["kl"], r["kl_se"], n=int(realizations)) for k, r in last_checkpoints(rows).items()}
+
+
+def settle_passes(rows, factor: float) -> dict:
+    """``{label: Estimate}``: the data passes after which each run's KL stays within ``factor`` of its final value
+    (:func:`passes_to_settle`; a checkpoint count read off the stored curve, exact at the checkpoint resolution)."""
+    from sgmcmc_verify.ledger.measures import Estimate
+
+    return {k: Estimate(passes_to_settle(rows, k, factor)) for k in last_checkpoints(rows)}
+
+
+def exact_local_slope(loc) -> "object":
+    """The exact local slope of SGHMC's stationary bias² on the smallest-h window (``loc[0]`` of the stored
+    ``exact_local_slopes``), as an exact :class:`~sgmcmc_verify.ledger.measures.Estimate`."""
+    from sgmcmc_verify.ledger.measures import Estimate
+
+    return Estimate(loc[0]["exact_slope"])
+
+
+__all__ += ["kl_estimates", "settle_passes", "exact_local_slope"]

@@ -33,13 +33,16 @@ register_experiment(*EXPERIMENTS)
 # ---- The algorithms of the appendices (issue #11): overdamped EWSG, EWSG-VR, minibatch EWSG ------
 from . import appendix as _A  # noqa: E402
 from . import appendix_blr as _AB  # noqa: E402
-from .settings import AppendixESettings, Fig4Settings, Fig5Settings, MinibatchSettings  # noqa: E402
+from .settings import AppendixESettings, Fig4ConferenceNSettings, Fig4Settings, Fig5Settings, MinibatchSettings  # noqa: E402
 
 APPENDIX_EXPERIMENTS = [
     Experiment("ewsg.appE", "ewsg", "Appendix E: overdamped EWSG vs SGLD, pSGLD, SVRG-LD, KL vs data passes (§5.1 target)",
                "sgmcmc_verify.paper_repro.ewsg.appendix", ("appE.csv",), AppendixESettings, _A.run_appendix_e),
     Experiment("ewsg.fig4", "ewsg", "Appendix F, Fig. 4: FG, SGHMC, EWSG, EWSG-VR, KL vs data passes (§5.1 target)",
                "sgmcmc_verify.paper_repro.ewsg.appendix", ("fig4.csv", "fig4.json"), Fig4Settings, _A.run_fig4),
+    Experiment("ewsg.fig4_n20", "ewsg", "Appendix F, Fig. 4 at the conference text's Sec. 5.1 size n = 20 (EWSG-VR's "
+               "divergence at both texts' n)", "sgmcmc_verify.paper_repro.ewsg.appendix", ("fig4_n20.csv", "fig4_n20.json"),
+               Fig4ConferenceNSettings, _A.run_fig4_conference_n),
     Experiment("ewsg.fig5", "ewsg", "Appendix F, Fig. 5: BLR posterior-predictive mean and s.d. of the test "
                "log-likelihood (Pima; parkinsons via --data)", "sgmcmc_verify.paper_repro.ewsg.appendix_blr", ("fig5.csv", "fig5.json"),
                Fig5Settings, _AB.run_fig5),

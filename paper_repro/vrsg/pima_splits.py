@@ -8,9 +8,9 @@ the claim's two readings on each, so the ledger's verdict can be read against th
         --eta-grid 0.03 0.1 0.3 1 3 10 --out results/studies/pima_splits
 
 Writes ``<out>/<split>/vrsg/blr_n1.{csv,json}`` (the experiment's own outputs) and ``<out>/summary.json``: per
-split the tuned η (and whether it is an end of the grid), the verdict of each reading (curve mean, final
-value) under every-gradient budget, the combined verdict under both budgets, and each comparison's
-difference (vrSG-MCMC − SGLD, nats) and Welch p. Seed ``002_245183f35db8d795.txt``, Remark 8, Figure 9 (top).
+split the tuned η (and whether it is an end of the grid), the verdict of each reading (budget counting x curve
+mean / final value) by Figure 9's declared rule (:data:`~sgmcmc_verify.paper_repro.vrsg.claims_data.FIG9_SPLIT_RULE`)
+and the split's combined verdict. Seed ``002_245183f35db8d795.txt``, Remark 8, Figure 9 (top).
 """
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ from pathlib import Path
 
 from sgmcmc_verify.store.io import read_json, write_json
 
-from . import claims as C
+from sgmcmc_verify.ledger.measures import DataUsed
+from sgmcmc_verify.ledger.rules import judge
+
+from .claims_data import FIG9_SPLIT_RULE, fig9_split
 from .blr import run_blr_n1
 from .settings import BLRSensitivitySettings
 
@@ -56,6 +59,7 @@ def run_splits(splits, out, scale="paper", eta_grid=None) -> dict:
     if not splits or min(splits) < 0:
         raise ValueError(f"splits must be one or more non-negative integers, got {splits!r}")
     over = {"eta_grid": tuple(float(e) for e in eta_grid)} if eta_grid else {}
+    over["extra_splits"] = 0
     summary = {}
     for k in splits:
         root = Path(out) / str(k)
@@ -63,12 +67,13 @@ def run_splits(splits, out, scale="paper", eta_grid=None) -> dict:
         s = dataclasses.replace(BLRSensitivitySettings.at(scale), split_seed=k, **over)
         t0 = time.time()
         run_blr_n1(s, root / "vrsg")
-        v = C._every_n1("blr_n1.csv", ("test_nll",), n1_min=100)(root)
+        m = fig9_split(root, used=tuple(DataUsed(d.get("name", "?"), str(d.get("source", "")), bool(d.get("builtin")))
+                                        for d in s.inputs()["data"]))
+        v = judge(FIG9_SPLIT_RULE, m)
         meta = read_json(root / "vrsg" / "blr_n1.json")
-        summary[k] = {"status_both_budgets": v.status, "by_reading": v.measured["all"]["status_by_reading"],
-                      "chosen_eta": meta["chosen_eta"], "tuned_at_grid_edge": C._tuned_at_edge(meta),
-                      "comparisons": {n: {"diff": c["diff"], "p": c["p"]}
-                                      for n, c in v.measured["all"]["comparisons"].items()},
+        summary[k] = {"status": v.status, "by_reading": {r: e.status for r, e in (v.map or {}).items()},
+                      "capped": v.capped, "chosen_eta": meta["chosen_eta"],
+                      "tuned_at_grid_edge": {c: t.value for c, t in m.inner.choices.items() if t.at_edge},
                       "settings": s.as_dict(), "wall_s": time.time() - t0}
     write_json(Path(out) / "summary.json", {str(k): v for k, v in summary.items()})
     return summary
@@ -83,8 +88,8 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     for k, r in run_splits(a.splits, a.out, a.scale, a.eta_grid).items():
         edge = ", ".join(f"{m} at the grid's end" for m in r["tuned_at_grid_edge"]) or "interior"
-        print(f"split {k}: eta {r['chosen_eta']} ({edge}); curve mean {r['by_reading']['curve mean']}, final value "
-              f"{r['by_reading']['final value']}; both budgets: {r['status_both_budgets']}")
+        print(f"split {k}: eta {r['chosen_eta']} ({edge}); " + "; ".join(f"{rd}: {st}" for rd, st in r["by_reading"].items())
+              + f"; the split's verdict: {r['status']}")
     return 0
 
 

@@ -23,7 +23,7 @@ EXPERIMENTS += [
                "three-term fits; Monte Carlo check of the real sampler", _T, ("thm3.csv", "thm3_fit.json", "thm3_mc.csv"),
                Theorem3Settings, _theory.run_theorem3),
     Experiment("vrsg.cor4", "vrsg", "Corollary 4: exact MSE vs n at fixed gradient-evaluation budgets, bound-prescribed and "
-               "optimal step sizes", _T, ("cor4.csv", "cor4.json"), Corollary4Settings, _theory.run_corollary4),
+               "optimal step sizes", _T, ("cor4.csv", "cor4.json", "cor4_draws.csv", "cor4_draws.json"), Corollary4Settings, _theory.run_corollary4),
     Experiment("vrsg.fig1", "vrsg", "Figure 1: MSE vs gradient evaluations and vs measured wall-clock, n = 1, 10, 100 (SGLD and "
                "vrSG-LD readings); best n over (h, T)", _T, ("fig1.csv", "fig1_map.csv", "fig1.json"), Figure1Settings,
                _theory.run_figure1),
@@ -44,7 +44,7 @@ EXPERIMENTS += [
                "sgmcmc_verify.paper_repro.vrsg.mlp", ("mlp.csv", "mlp.json", "mlp_n1.csv", "mlp_n1.json"), MLPSettings, run_mlp),
     Experiment("vrsg.blr_n1", "vrsg",
                "Fig 9 top: Bayesian logistic regression on Pima, test NLL vs data passes for varying n1, SGLD baseline",
-               "sgmcmc_verify.paper_repro.vrsg.blr", ("blr_n1.csv", "blr_n1.json"), BLRSensitivitySettings, run_blr_n1),
+               "sgmcmc_verify.paper_repro.vrsg.blr", ("blr_n1.csv", "blr_n1.json", "blr_n1_splits.csv", "blr_n1_splits.json"), BLRSensitivitySettings, run_blr_n1),
 ]
 
 register_experiment(*EXPERIMENTS)

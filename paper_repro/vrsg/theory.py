@@ -1,7 +1,7 @@
 """vrSG-MCMC, the theory half on the §5 synthetic model: exact identities, Theorem 3, Corollary 4, Figure 1, Theorem 6's MSE.
 
 Experiments never plot: each ``run_*`` writes CSV/JSON into the directory it is given (``results/vrsg/``);
-``figures/vrsg.py`` reads them and ``paper_repro/vrsg/claims.py`` judges them. Which numbers are exact
+``figures/vrsg.py`` reads them and the declared claims (``paper_repro/vrsg/claims_*.py``) read them; the ledger judges. Which numbers are exact
 and which Monte Carlo is said in every output: the MSE on the Gaussian-mean model is exact
 (:mod:`sgmcmc_verify.analytic.vrsg_gaussian`, matrix powers of the moment recursion); the ``*_mc`` files and columns
 are Monte Carlo of the real samplers (``sgmcmc_verify.samplers`` stepped by :func:`sgmcmc_verify.runner.run_chains`)
@@ -16,6 +16,8 @@ proof, eqs. (8)–(9); Algorithm 1, eqs. (10)–(12); Proposition 10; Theorem 6;
 synthetic experiment" and Figure 1.
 """
 from __future__ import annotations
+
+import dataclasses
 
 import functools
 import math
@@ -523,6 +525,19 @@ def run_corollary4(cfg: Corollary4Settings, out_dir, n_jobs=1, backend=None, pro
         "mse empty where h kappa >= 2 (unstable)"))
     write_json(out / "cor4.json", {"summary": _cor4_summary(rows, cfg), "predictions": preds, "scale": cfg.scale,
                                    "settings": cfg.as_dict(), "versions": package_versions()})
+    if cfg.data_draws < 2:
+        return
+    drows, dpreds = [], {}
+    for k in range(1, cfg.data_draws):   # more data draws of the §5 model (issue #24 item 5): data_seed + k
+        xk = gaussian_data(dataclasses.replace(cfg, data_seed=cfg.data_seed + k))
+        dpreds[str(k)] = _cor4_predictions(cfg, xk)
+        for start in cfg.starts:
+            for rule in cfg.step_rules:
+                drows += [{"draw": k, "data_seed": cfg.data_seed + k, **r} for r in _cor4_rows(cfg, xk, "prior draw", start, rule)]
+    write_csv(out / "cor4_draws.csv", drows, header_comment=(
+        f"vrSG Corollary 4 on {cfg.data_draws - 1} more data draws of the section-5 model (data_seed + draw; draw 0 is "
+        "cor4.csv's prior draw): the same columns"))
+    write_json(out / "cor4_draws.json", {"predictions": dpreds, "scale": cfg.scale})
 
 
 # =============================================================================================

@@ -9,7 +9,8 @@ from sgmcmc_verify.estimators.minibatch import FullGradient, UniformMinibatch
 from sgmcmc_verify.integrators.base import OverdampedState, StepInfo
 from sgmcmc_verify.integrators.overdamped import OverdampedEM
 
-__all__ = ["ula", "sgld_missing_sqrt2", "sgld_biased_gradient"]
+__all__ = ["ula", "sgld_missing_sqrt2", "sgld_biased_gradient", "frozen", "tiny_noise", "nan_sampler", "divergent",
+           "wrong_shape", "no_info", "no_position", "sleeping_factory", "sleeping_step"]
 
 
 def ula(target, step_size):
@@ -44,3 +45,129 @@ def sgld_missing_sqrt2(target, step_size, batch_size=1):
 def sgld_biased_gradient(target, step_size, batch_size=1):
     """Planted bug: SGLD whose stochastic gradient carries a constant offset."""
     return OverdampedEM(target, step_size, _OffsetMinibatch(batch_size), name="SGLD-biased-gradient")
+
+
+# ---- the catalogue of broken samplers (issue #28 item 1): each must be flagged by name, none may pass ----------
+
+class _Frozen:
+    """``step`` returns its input: chains that never move (an ensemble of exact draws keeps the exact law)."""
+
+    label = "frozen"
+
+    def __init__(self, target, step_size):
+        self.target, self.step_size, self.name = target, step_size, self.label
+        self._inner = OverdampedEM(target, step_size, UniformMinibatch(1))
+
+    def init(self, position, momentum=None):
+        return self._inner.init(position)
+
+    def step(self, state, rng):
+        return state, StepInfo(1, {})
+
+
+def frozen(target, step_size):
+    """Broken: the step returns its input."""
+    return _Frozen(target, step_size)
+
+
+class _TinyNoise(_Frozen):
+    label = "tiny-noise"
+
+    """A random walk of s.d. 1e-6: moves, by far too little to reach anything."""
+
+    def step(self, state, rng):
+        pos = state.position + 1e-6 * rng.standard_normal(state.position.shape)
+        return state._replace(position=pos, step=state.step + 1), StepInfo(1, {})
+
+
+def tiny_noise(target, step_size):
+    """Broken: a random walk with s.d. 1e-6 and no drift."""
+    return _TinyNoise(target, step_size)
+
+
+class _NaN(_Frozen):
+    label = "nan"
+
+    """Returns NaN positions (without raising, as a user's sampler might)."""
+
+    def step(self, state, rng):
+        return state._replace(position=np.full_like(state.position, np.nan), step=state.step + 1), StepInfo(1, {})
+
+
+def nan_sampler(target, step_size):
+    """Broken: the step returns NaN."""
+    return _NaN(target, step_size)
+
+
+@dataclass(frozen=True, eq=False)
+class _Divergent(OverdampedEM):
+    """SGLD whose update doubles the position every step: it overflows within ~1,100 steps."""
+
+    def _update(self, state, rng):
+        st, info, arrays = super()._update(state, rng)
+        pos = 2.0 * st.position
+        return st._replace(position=pos), info, (pos,)
+
+
+def divergent(target, step_size, batch_size=1):
+    """Broken: the position doubles every step."""
+    return _Divergent(target, step_size, UniformMinibatch(batch_size), name="SGLD-divergent")
+
+
+class _WrongShape(_Frozen):
+    label = "wrong-shape"
+
+    def step(self, state, rng):
+        return state._replace(position=state.position[:, :1]), StepInfo(1, {})
+
+
+def wrong_shape(target, step_size):
+    """Broken: the step returns a position of shape (chains, 1)."""
+    return _WrongShape(target, step_size)
+
+
+class _NoInfo(_Frozen):
+    label = "no-info"
+
+    def step(self, state, rng):
+        return state
+
+
+def no_info(target, step_size):
+    """Broken: the step returns the state only, no info."""
+    return _NoInfo(target, step_size)
+
+
+class _NoPosition(_Frozen):
+    label = "no-position"
+
+    def init(self, position, momentum=None):
+        return (position, 0)
+
+
+def no_position(target, step_size):
+    """Broken: the state is a tuple without ``.position``."""
+    return _NoPosition(target, step_size)
+
+
+def sleeping_factory(target, step_size):
+    """Broken: the factory does not return (for a minute)."""
+    import time
+
+    time.sleep(60)
+    return _Frozen(target, step_size)
+
+
+class _SleepingStep(_Frozen):
+    label = "sleeping-step"
+
+    def step(self, state, rng):
+        import time
+
+        time.sleep(60)
+        return state, StepInfo(1, {})
+
+
+def sleeping_step(target, step_size):
+    """Broken: the step does not return (for a minute)."""
+    return _SleepingStep(target, step_size)

@@ -89,3 +89,181 @@ def test_dask_backend_gives_bitwise_identical_numbers():
 
 # The CLI run under every documented backend (loky, threading, multiprocessing, dask), byte-identical to the
 # default: tests/verify/store/test_faults.py::test_every_documented_backend_gives_identical_bytes.
+
+
+def test_run_all_starts_the_longest_experiments_and_reports_in_registry_order(tmp_path, monkeypatch):
+    """#26 item 5: the previous run's wall times (this scale's manifests) order the run, the recorded cost table
+    fills in (in the same unit), a broken manifest is ignored; the manifests come back in the order asked."""
+    import json
+    from types import SimpleNamespace
+
+    from sgmcmc_verify import cli
+    from sgmcmc_verify.store import cache
+    (tmp_path / "p").mkdir()
+    for i, w in (("p.short", 1.0), ("p.long", 50.0), ("ewsg.fig5", 10.0)):
+        (tmp_path / "p" / f"{i}.manifest.json").write_text(json.dumps({"id": i, "scale": "smoke", "wall_time_s": w}))
+    (tmp_path / "p" / "p.other.manifest.json").write_text(json.dumps({"id": "p.other", "scale": "default",
+                                                                       "wall_time_s": 1e6}))
+    (tmp_path / "p" / "broken.manifest.json").write_text("{not json")
+    exps = [SimpleNamespace(id=i, settings=None) for i in
+            ("p.short", "p.new", "vrsg.mlp", "p.long", "ewsg.fig5", "p.other")]
+    order = [e.id for e in cli._longest_first(exps, tmp_path, "smoke")]
+    # vrsg.mlp: recorded 428 s x (10 / 71, ewsg.fig5's smoke / recorded) = 60 s; p.other's default-scale wall ignored
+    assert order == ["vrsg.mlp", "p.long", "ewsg.fig5", "p.short", "p.new", "p.other"]
+    ran = []
+    monkeypatch.setattr(cache, "run_experiment", lambda e, *a, **k: ran.append(e.id) or {"id": e.id})
+    monkeypatch.setattr(cli, "_warn_unused_data", lambda *a: None)
+    args = SimpleNamespace(results=tmp_path, scale="smoke", backend=None, scheduler=None, n_jobs=1, force=False,
+                           no_progress=True)
+    out = cli._run(exps, args, lambda *_: None)
+    assert ran == order and [m["id"] for m in out] == [e.id for e in exps]
+
+
+# ---- command-line conventions (#27 item 6) --------------------------------------------------------------------
+
+def _cli_subprocess(args, **kw):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "sgmcmc_verify.cli", *args], capture_output=True, text=True,
+                          timeout=120, **kw)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("sgmcmc-verify ") and out.split()[1][0].isdigit()
+
+
+def test_global_options_before_and_after_the_subcommand(tmp_path, capsys):
+    with pytest.raises(KeyError):   # --debug after the subcommand shows the traceback too
+        main(["check", "ewsg.no_such_claim", "--debug"])
+    before = main(["--results", str(tmp_path / "a"), "check", "ewsg.fig1b.recommended_x_best", "--no-run"])
+    after = main(["check", "ewsg.fig1b.recommended_x_best", "--no-run", "--results", str(tmp_path / "b")])
+    err = capsys.readouterr().err
+    assert before == after == 2 and str(tmp_path / "a") in err and str(tmp_path / "b") in err
+    assert main(["list", "claims", "--data", "a3a"]) == 2          # --data after the subcommand is read too
+    assert "--data expects NAME=PATH" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--set", "realisations=10"], "ewsg.fig1b has no setting 'realisations'; its settings: "),
+    (["--set", "realizations=many"], "setting 'realizations' of ewsg.fig1b: 'many' does not read as an integer"),
+    (["--set", "step_size=(1, 2)"], "setting 'step_size' of ewsg.fig1b: expected a number"),
+    (["--set", "scale=paper"], "the scale is chosen with --scale"),
+    (["--set", "nokey"], "--set expects KEY=VALUE"),
+    (["--seed", "3", "--set", "seed=4"], "give the seed once"),
+])
+def test_set_is_checked_against_the_settings_class_before_anything_runs(tmp_path, capsys, argv, needle):
+    assert main(["run", "ewsg.fig1b", "--scale", "smoke", "--results", str(tmp_path), *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and needle in err[0], err
+    assert not (tmp_path / "ewsg").exists()
+
+
+def test_a_setting_for_a_paper_must_be_one_of_every_experiment(tmp_path, capsys):
+    assert main(["run", "vrsg", "--scale", "smoke", "--results", str(tmp_path), "--set", "passes=3"]) == 2
+    assert "setting 'passes' is not a setting of vrsg." in capsys.readouterr().err
+
+
+def test_seed_and_set_enter_the_cache_key(tmp_path, capsys):
+    """A changed setting is its own result (never a reused one); the scale's own value, written differently,
+    is the same key (read as the field's type)."""
+    from sgmcmc_verify.store.io import read_json
+    from sgmcmc_verify.store.registry import get_experiment
+
+    r = str(tmp_path)
+    base = ["run", "ewsg.fig1b", "--scale", "smoke", "--results", r, "--no-progress"]
+    default_seed = get_experiment("ewsg.fig1b").settings.at("smoke").seed
+
+    def key(*extra):
+        assert main(base + list(extra)) == 0
+        line = capsys.readouterr().out.strip()
+        return line.split("(")[1].rstrip(")"), "reused" in line
+
+    k0, _ = key()
+    k_seed, reused = key("--seed", str(default_seed + 1))
+    assert k_seed != k0 and not reused
+    assert read_json(tmp_path / "ewsg" / "ewsg.fig1b.manifest.json")["overrides"] == {"seed": default_seed + 1}
+    k_same, reused = key("--set", f"seed={default_seed}")
+    assert (k_same, reused) == (k0, True)
+    k_real, reused = key("--set", "realizations=300")
+    assert k_real not in (k0, k_seed) and not reused
+    k_real2, reused = key("--set", "realizations=3e2")   # the same value, written as a float: same key
+    assert (k_real2, reused) == (k_real, True)
+
+
+def test_list_json_is_every_claim_and_experiment(capsys):
+    import json
+
+    from sgmcmc_verify.ledger.claims import all_claims
+    from sgmcmc_verify.store.registry import all_experiments
+
+    assert main(["list", "claims", "--json"]) == 0
+    claims = json.loads(capsys.readouterr().out)
+    assert [c["id"] for c in claims] == [c.id for c in all_claims()]
+    assert {"id", "paper", "source", "statement", "experiments", "figure"} <= set(claims[0])
+    assert main(["list", "experiments", "--json", "--paper", "ewsg"]) == 0
+    exps = json.loads(capsys.readouterr().out)
+    assert [e["id"] for e in exps] == [e.id for e in all_experiments() if e.paper == "ewsg"]
+    assert set(exps[0]["settings"]) == {"smoke", "default", "paper"}
+
+
+def test_report_json_and_fail_on(tmp_path, capsys):
+    import json
+
+    r, out = str(tmp_path / "r"), str(tmp_path / "out")
+    argv = ["report", "ewsg.fig1b.recommended_x_best", "--scale", "smoke", "--results", r, "--out", out,
+            "--no-progress", "--json"]
+    assert main(argv) == 0
+    recs = json.loads(capsys.readouterr().out)
+    assert [x["id"] for x in recs] == ["ewsg.fig1b.recommended_x_best"] and "status" in recs[0]
+    status = recs[0]["status"]
+    assert main(argv + ["--no-run", "--fail-on", status]) == 1            # the claim is in that status: a finding
+    other = "failed" if status != "failed" else "held"
+    assert main(argv + ["--no-run", "--fail-on", other]) == 0
+    assert main(["check", "ewsg.fig1b.recommended_x_best", "--no-run", "--results", r, "--fail-on", status]) == 1
+    capsys.readouterr()
+    assert main(["check", "ewsg.fig1b.recommended_x_best", "--no-run", "--results", r, "--fail-on", "faild"]) == 2
+    assert "--fail-on: unknown status faild" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_quietly():
+    """``sgmcmc-verify list claims | head -1``: the reader is gone before the output is written; no traceback,
+    no 'Exception ignored' line, exit status 141 (128 + SIGPIPE)."""
+    import os
+
+    rfd, wfd = os.pipe()
+    os.close(rfd)   # the reader closed: every write fails with EPIPE, deterministically
+    try:
+        import subprocess
+        import sys
+
+        p = subprocess.run([sys.executable, "-m", "sgmcmc_verify.cli", "list", "claims"], stdout=wfd,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(wfd)
+    assert p.returncode == 141 and p.stderr == "", p.stderr
+
+
+def test_shell_completion(tmp_path, capsys):
+    """``completion bash`` prints argcomplete's script; a completion request answers subcommands and ids."""
+    import os
+
+    pytest.importorskip("argcomplete", reason="argcomplete (a dependency) is not installed")
+    assert main(["completion", "bash"]) == 0
+    script = capsys.readouterr().out
+    assert "sgmcmc-verify" in script and "complete " in script
+    answers = {}
+    for line in ("sgmcmc-verify ru", "sgmcmc-verify run ewsg.fig1", "sgmcmc-verify check ls_sgld.table"):
+        f = tmp_path / "out.txt"
+        env = dict(os.environ, _ARGCOMPLETE="1", COMP_LINE=line, COMP_POINT=str(len(line)), COMP_TYPE="9",
+                   _ARGCOMPLETE_STDOUT_FILENAME=str(f), _ARGCOMPLETE_IFS="\n")
+        p = _cli_subprocess([], env=env)
+        assert p.returncode == 0, p.stderr
+        answers[line] = f.read_text().split("\n")
+    assert [a.strip() for a in answers["sgmcmc-verify ru"]] == ["run"]
+    assert "ewsg.fig1a" in [a.strip() for a in answers["sgmcmc-verify run ewsg.fig1"]]
+    assert all(a.strip().startswith("ls_sgld.table") for a in answers["sgmcmc-verify check ls_sgld.table"])

@@ -140,6 +140,34 @@ def test_compiled_engine_gives_the_numpy_engines_records_bit_for_bit():
     assert a["evaluations"] == b["evaluations"] == 500 and a["info"] == b["info"] == {}
 
 
+def test_auto_engine_chooses_by_chain_count_with_the_same_numbers(monkeypatch):
+    """engine="auto": the kernel for few chains, the NumPy step for many (or where the run needs per-step records);
+    the records equal the NumPy engine's either way. Control: the choice is seen (a kernel call is counted)."""
+    pytest.importorskip("numba")
+    from sgmcmc_verify.integrators import compiled
+    from sgmcmc_verify.samplers import sgld
+    from sgmcmc_verify.targets import gaussian_means_target
+    s = sgld(gaussian_means_target(), 1e-3, batch_size=4)
+    assert compiled.choose_engine(s, 1) == "compiled"
+    assert compiled.choose_engine(s, compiled.COMPILED_MAX_DRAWS // 4 + 1) == "numpy"
+    calls = []
+    real = compiled.advance
+    monkeypatch.setattr(compiled, "advance", lambda *a: calls.append(a[0].name) or real(*a))
+    obs = {"position": lambda st: st.position}
+    for chains, used in ((2, ["SGLD"] * 3), (100, [])):
+        calls.clear()
+        kw = dict(checkpoints=[0, 5, 20, 40], unit="steps", observe=obs)
+        a = run_chains(s, s.init(np.ones((chains, 2))), np.random.default_rng(3), **kw)
+        b = run_chains(s, s.init(np.ones((chains, 2))), np.random.default_rng(3), engine="auto", **kw)
+        np.testing.assert_array_equal(a["position"], b["position"])
+        assert calls == used
+    calls.clear()
+    run_chains(s, s.init(np.ones((2, 2))), np.random.default_rng(3), steps=5, keep_last=2, engine="auto")
+    assert calls == []
+    with pytest.raises(ValueError, match="chains"):
+        compiled.choose_engine(s, 0)
+
+
 @pytest.mark.parametrize("kw,match", [
     (dict(engine="jit"), "engine"),
     (dict(engine="compiled", checkpoints=[1.0], unit="passes"), "unit"),
@@ -191,3 +219,31 @@ def test_run_tasks_raises_the_first_divergence_in_task_order(n_jobs, backend):
     assert e.value.n_bad_chains == 3
     with pytest.raises(ValueError, match="n_jobs"):
         run_tasks(_seeded_task, [(0, 1)], n_jobs=0)
+
+
+def _sleepy(k):
+    import time
+    time.sleep(0.02 * k)
+    return k * k
+
+
+def test_record_tasks_times_every_task_and_leaves_results_alone():
+    """record_tasks: one section per task list, one timing per task, results as without it; a serial run records
+    nothing; the idle fraction sees a lopsided list (control: one long task among short ones idles a worker)."""
+    from sgmcmc_verify.runner import record_tasks
+    tasks = [(k,) for k in (10, 10, 10, 10)]
+    plain = run_tasks(_sleepy, tasks, n_jobs=2, backend="threading")
+    with record_tasks() as log:
+        timed = run_tasks(_sleepy, tasks, n_jobs=2, backend="threading")
+        run_tasks(_sleepy, [(0,)], n_jobs=1)
+    assert timed == plain == [100] * 4
+    assert len(log.sections) == 1 and len(log.sections[0]["tasks"]) == 4
+    balanced = log.idle_fraction()
+    with record_tasks() as lop:
+        run_tasks(_sleepy, [(24,), (1,), (1,)], n_jobs=2, backend="threading")
+    assert lop.idle_fraction() > 0.25 and lop.idle_fraction() > balanced
+    assert lop.summary()["tasks"] == 3
+    with record_tasks() as many:  # run_realizations_many reads its generator through zip (never exhausted)
+        run_realizations(functools.partial(_block, method="SGLD"), 6, seed=1, block_size=3, n_jobs=2,
+                         backend="threading")
+    assert many.summary()["sections"] == 1 and many.summary()["tasks"] == 2

@@ -1,8 +1,8 @@
 """What the checks of the audit share: the summary row, building the audited sampler, exact draws, the
 exact linear law where the sampler exposes one, and the bootstrap slope of an error curve.
 
-The toolkit's sampler protocol (:class:`sgmcmc_verify.integrators.base.Sampler`): a factory
-``factory(target, step_size, **params)`` returns an object with ``target``, ``name``,
+The sampler protocol of the audit (:class:`sgmcmc_verify.audit.protocol.AuditedSampler`): a factory
+``factory(target, step_size, **params)`` returns an object with ``target``,
 ``init(position, momentum=None)`` and ``step(state, rng) -> (state, StepInfo)``; every check steps it
 through :func:`sgmcmc_verify.runner.run_chains` (and :func:`sgmcmc_verify.runner.run_realizations` for independent
 realizations), never by its own loop.
@@ -23,6 +23,7 @@ from ..integrators.overdamped import OverdampedEM
 from ..integrators.preconditioners import IdentityPreconditioner
 from ..integrators.underdamped import UnderdampedEM
 from ..targets.gaussian import AnisotropicGaussianMeansTarget, GaussianMeansTarget
+from .protocol import build, unwrap
 
 __all__ = ["CheckResult", "STATUSES", "make_sampler", "init_state", "accepts", "exact_draws", "exact_recursion",
            "whitened_errors", "bootstrap_error_slope", "SlopeWithFloor"]
@@ -67,19 +68,16 @@ def accepts(factory: Callable, name: str) -> bool:
 
 
 def make_sampler(factory: Callable, target, step_size: float, params: dict):
-    """``factory(target, step_size, **params)``, checked against the protocol.
+    """``factory(target, step_size, **params)`` wrapped in :class:`~sgmcmc_verify.audit.protocol.CheckedSampler`
+    (every ``init``/``step`` result checked against the protocol).
 
     Raises
     ------
-    ValueError
-        The object built lacks ``init``, ``step`` or ``target`` (names the factory).
+    sgmcmc_verify.audit.protocol.ProtocolError
+        The factory cannot be called so, or the object built lacks ``init``, ``step`` or ``target``
+        (one line naming the factory).
     """
-    s = factory(target, step_size, **params)
-    missing = [a for a in ("init", "step", "target") if not hasattr(s, a)]
-    if missing:
-        raise ValueError(f"factory {getattr(factory, '__name__', factory)!r} built an object without {missing}: "
-                         "it must follow the sampler protocol (init, step, target)")
-    return s
+    return build(factory, target, step_size, params)
 
 
 def init_state(sampler, position, rng: np.random.Generator):
@@ -131,6 +129,7 @@ def exact_recursion(sampler) -> LinearRecursion | None:
     ----------
     :mod:`sgmcmc_verify.analytic.linear_samplers` (EWSG seed ``000_8e0377c44e2ea3b8.txt``, eq. (3), Appendices E, H).
     """
+    sampler = unwrap(sampler)
     target = getattr(sampler, "target", None)
     if type(target) not in (GaussianMeansTarget, AnisotropicGaussianMeansTarget):
         return None

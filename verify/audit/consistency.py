@@ -18,6 +18,10 @@ smallest h, and the error has stopped decreasing over the three smallest h (slop
 ``VANISHING_SLOPE``). A significant intercept with an error still decreasing there is a ``warn``: a
 slowly vanishing error and a constant one cannot be told apart on a finite grid.
 
+The exact start keeps the law of a sampler that never moves, so the largest-h run has a twin started from
+a point mass ``displacement`` posterior s.d. away (:func:`~sgmcmc_verify.audit.mixing.displaced_twin`); the
+row is flagged when the twin does not reach the moments the exact-start chains keep.
+
 References
 ----------
 EWSG, seed ``000_8e0377c44e2ea3b8.txt``: §5.1 (the target), eq. (3), Appendix E; weak order of
@@ -34,6 +38,7 @@ from sgmcmc_verify.analytic.linear_samplers import stationary_moments
 from ..runner import run_chains, run_realizations
 from ..targets.gaussian import anisotropic_gaussian_means_target, gaussian_means_target
 from .common import CheckResult, bootstrap_error_slope, exact_draws, exact_recursion, init_state, make_sampler, whitened_errors
+from .mixing import displaced_twin, twin_sentence
 
 __all__ = ["moments_block", "stationary_moment_runs", "consistency_check", "order_verdict", "ORDER_TOLERANCE"]
 
@@ -278,12 +283,20 @@ def consistency_check(factory, params, settings, *, name, anisotropic=False, exp
         detail += "; Monte Carlo disagrees with the sampler's exact linear law (> 4 floors): flagged"
     elif agree:
         detail += "; Monte Carlo matches the exact linear law"
+    # movement and law separately (#28): the exact start keeps the law of a sampler that never moves, so a
+    # twin of the largest-h run starts from a displaced point mass and must reach the same moments
+    twin = displaced_twin(factory, params, target, runs[-1], s, seed + 7, chains=s.displaced_chains, n_jobs=n_jobs)
+    detail += "; " + twin_sentence(twin)
+    if not twin["reached"]:
+        status = "flagged"
     measured = (f"p = {fit_c.slope:.2f} [{fit_c.ci[0]:.2f}, {fit_c.ci[1]:.2f}]" if fit_c.n_fit >= 2
                 else f"cov err ≤ floor ({fit_c.floor.max():.2g})")
     if st_m == "flagged":
         measured = f"mean err {fit_m.err[0]:.3g} at smallest h"
     elif st_c == "flagged":
         measured = f"cov err {fit_c.err[0]:.3g} at smallest h"
+    elif not twin["reached"]:
+        measured = f"displaced start not reached (|z| {'∞' if twin['z'] is None else format(twin['z'], '.0f')})"
     data = {"target": "anisotropic" if anisotropic else "gaussian_5.1", "precision": np.asarray(getattr(target, "precision", np.ones(target.dim))).tolist(),
             "n": target.n, "L": float(np.max(np.linalg.eigvalsh(target.hessian))),
             "lambda_min": float(np.min(np.linalg.eigvalsh(target.hessian))),
@@ -292,7 +305,7 @@ def consistency_check(factory, params, settings, *, name, anisotropic=False, exp
             "mean": fit_m.as_dict(), "cov": fit_c.as_dict(),
             "exact": None if ex is None else {"mean_err": ex[:, 0].tolist(), "cov_err": ex[:, 1].tolist(),
                                                "slope": ex_slope},
-            "mc_matches_exact": agree, "extrapolated_to_zero": zero,
+            "mc_matches_exact": agree, "extrapolated_to_zero": zero, "displaced_twin": twin,
             "local_slope": {"mean": loc_m.as_dict(), "cov": loc_c.as_dict()}, "expected_order": expected_order, "seed": seed}
     exp = "error → 0 as h → 0" + (f"; order {expected_order}" if expected_order is not None else "")
     return CheckResult(name, measured, exp, status, detail, data)

@@ -61,6 +61,22 @@ class AuditSettings(ScaledSettings):
         (over ``d``) above which a run counts as diverged.
     cost_n : tuple of int
         Data sizes of check 6; ``cost_chains``, ``cost_steps``, ``cost_repeats`` (best of).
+    displacement : float
+        Whitened distance (posterior standard deviations) of the displaced point-mass start of the
+        twin of check 1 and of the mixing check (:mod:`~sgmcmc_verify.audit.mixing`).
+    displaced_burn_in_time : float
+        Burn-in from the displaced start, in units of ``1/λ_min``: the slowest toolkit sampler (underdamped,
+        γ = 15, on the anisotropic target) relaxes at ≈ 0.07 λ_min, leaving ``8·e^{−4.2} ≈ 0.1`` s.d.
+    displaced_chains : int
+        Chains of check 1's displaced-start twin (at the largest h of its grid).
+    mixing_hL, mixing_time, mixing_chains :
+        The mixing check: ``h·L``, the sample window (units of ``1/λ_min``; 2000 holds ≥ 50 integrated
+        autocorrelation times of the underdamped samplers at γ = 15, τ ≈ 30/λ_min; smoke's 400 holds 13)
+        and the chains per ensemble (emcee averages the autocorrelation over them; 16 at smoke scale: the
+        z of the law comparison is t-distributed with 15 degrees of freedom, P(|t| > 6) ≈ 2e-5).
+    mixture_displacement : float
+        Check 4's chains start from exact draws moved by this much perpendicular to ``ā`` (within
+        their mode); a sampler whose final W2 is not below half the start's is flagged.
     """
 
     seed: int = 20261123
@@ -91,13 +107,21 @@ class AuditSettings(ScaledSettings):
     cost_chains: int = 1000
     cost_steps: int = 300
     cost_repeats: int = 3
+    displacement: float = 8.0
+    displaced_burn_in_time: float = 60.0
+    displaced_chains: int = 500
+    mixing_hL: float = 0.08
+    mixing_time: float = 2000.0
+    mixing_chains: int = 32
+    mixture_displacement: float = 2.0
 
     SCALE_OVERRIDES: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "smoke": {"consistency_hL": _geom(4e-3, 8e-2, 6), "consistency_chains": 500, "sample_time": 10.0,
                   "block_size": 500, "sg_batch_sizes": (1, 5, 25), "ta_hL": _geom(1e-2, 4e-2, 3),
                   "ta_times": (8.0, 32.0, 64.0), "ta_chains": 300, "mixture_steps": 1000, "mixture_chains": 300,
                   "mixture_cells": 200, "mixture_floor_reps": 10, "stability_steps": 500, "stability_chains": 8,
-                  "cost_n": (100, 1000, 10_000), "cost_chains": 200, "cost_steps": 100, "cost_repeats": 2},
+                  "cost_n": (100, 1000, 10_000), "cost_chains": 200, "cost_steps": 100, "cost_repeats": 2,
+                  "displaced_chains": 125, "mixing_chains": 16, "mixing_time": 400.0},
     }
 
     @classmethod

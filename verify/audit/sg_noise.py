@@ -33,7 +33,8 @@ def sg_sensitivity_check(factory, params, settings, *, n_jobs=1) -> CheckResult:
     s = settings
     if not accepts(factory, "batch_size"):
         return CheckResult("SG sensitivity (b)", "—", "error falls with b", "n/a",
-                           "the factory takes no batch_size: a full-gradient or exact sampler", {})
+                           ("n/a: the factory takes no `batch_size` keyword, which enables this check (the minibatch size b; "
+                            "a full-gradient or exact sampler has none)"), {"missing_keyword": "batch_size"})
     target = gaussian_means_target(s.gaussian_n)
     seed = int(np.random.SeedSequence([s.seed, 2]).generate_state(1)[0])
     bs = [b for b in s.sg_batch_sizes if b <= target.n]

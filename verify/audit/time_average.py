@@ -5,7 +5,8 @@ Test function ``φ(θ) = ‖Σ^{-1/2}(θ − μ)‖²`` on the EWSG §5.1 Gaussi
 has an O(h) bias for first-order schemes, while the mean ``θ`` itself has none on a Gaussian). Chains
 start from exact draws; each runs to the largest T and records its running average at every T of the
 grid. :func:`sgmcmc_verify.measure.rates.fit_bound` fits the three-term bound of EWSG Theorem 4.3 (eq. (5))
-with bootstrap intervals; the third term is the squared bias, ``h^{2p}`` with ``p = 1``.
+with bootstrap intervals; the third term is the squared bias, ``h^{2p}`` with ``p = 1``. Time averages
+that do not fall with T at any h are flagged: a sampler that does not move keeps one draw's error at every T.
 
 References
 ----------
@@ -77,6 +78,19 @@ def time_average_check(factory, params, settings, *, n_jobs=1) -> CheckResult:
         status, verdict = "warn", (f"{terms}; relative misfit {fit.rel_rmse:.2f} > {FIT_RMSE_OK}: the MSE does not "
                                    "follow C1/T + C2 h/T + C3 h² (T not yet asymptotic for this sampler, T = Kh not its "
                                    "time, or a bias that does not vanish with h)")
-    data = {"grid": rows, "fit": fit.as_dict(), "chains": s.ta_chains, "seed": seed, "test_function": "whitened |θ−μ|²"}
+    # movement (#28): an ergodic average converges, so at every h the MSE at the longest T must be below the
+    # MSE at the shortest beyond 3 standard errors (C1/T alone makes it fall by T_max/T_min = 8 at smoke scale);
+    # chains started from exact draws that never move keep the MSE of one draw, Var φ = 2d, at every T
+    k = len(s.ta_times)
+    stuck = [r0["hL"] for r0, r1 in zip(rows[::k], rows[k - 1::k])
+             if r0["mse"] - r1["mse"] <= 3.0 * np.hypot(r0["mse_se"], r1["mse_se"])]
+    if len(stuck) == len(s.ta_hL):
+        status = "flagged"
+        verdict = (f"the time averages do not converge: at every h the MSE at T = {s.ta_times[-1]:g}/λ_min is not below "
+                   f"the MSE at T = {s.ta_times[0]:g}/λ_min (3 s.e.): the chains do not move (or mix): flagged; {terms}")
+    elif stuck:
+        verdict += f"; the MSE does not fall with T at h·L = {', '.join(f'{x:.3g}' for x in stuck)}"
+    data = {"grid": rows, "fit": fit.as_dict(), "chains": s.ta_chains, "seed": seed, "test_function": "whitened |θ−μ|²",
+            "not_converging_hL": stuck}
     return CheckResult("time-average MSE", f"misfit {fit.rel_rmse:.2f}; C3 = {c[2]:.3g}",
                        "C1/T + C2 h/T + C3 h²", status, verdict, data)

@@ -24,7 +24,8 @@ Supported (:func:`unsupported_reason` says why not otherwise):
   (libm's ``exp`` in both; a build where they differ would differ by round-off, not in law).
 
 numba is an optional dependency (extra ``compiled``); without it :func:`advance` raises ``ImportError``.
-:func:`sgmcmc_verify.runner.run_chains` uses it when asked (``engine="compiled"``); its default is the NumPy step.
+:func:`sgmcmc_verify.runner.run_chains` uses it when asked (``engine="compiled"``), or where it wins with
+``engine="auto"`` (:func:`choose_engine`: few chains); its default is the NumPy step.
 
 References
 ----------
@@ -41,7 +42,15 @@ from .overdamped import OverdampedEM
 from .preconditioners import IdentityPreconditioner
 from .underdamped import UnderdampedEM
 
-__all__ = ["advance", "unsupported_reason", "numba_available"]
+__all__ = ["advance", "unsupported_reason", "numba_available", "choose_engine", "COMPILED_MAX_DRAWS"]
+
+#: ``chains × b`` (index draws per step) up to which :func:`choose_engine` picks the compiled kernel. Measured
+#: (``bench/bench_samplers.py``, "both engines"; docs/benchmarks.md, #26): the kernel draws its indices and normals
+#: one scalar call at a time, so its cost per chain-step is flat while the NumPy step's per-call overhead is shared
+#: by all chains. Compiled / NumPy on the §5.1 Gaussian, 2 cores under load: SGLD b = 1: 29× at 10 chains, 3.8× at
+#: 100, 1.3× at 300, 0.8× at 1000, 0.7× at 10⁴; b = 10: 6.4× at 10 chains, 2.8× at 30, 0.8× at 100, 0.3× at 10⁴
+#: (SGHMC alike). 256 draws per step keeps the kernel only where it wins.
+COMPILED_MAX_DRAWS = 256
 
 _KERNELS = {}
 #: the targets' per-datum gradients the kernels repeat (``compiled_form()[0]`` → code in the kernels)
@@ -78,6 +87,35 @@ def unsupported_reason(sampler) -> str | None:
     if sampler.target.dim < 2:
         return "d = 1 (NumPy sums the minibatch pairwise there)"
     return None
+
+
+def choose_engine(sampler, chains: int) -> str:
+    """``"compiled"`` where the compiled kernel is faster than the NumPy step, else ``"numpy"``; the same numbers either way.
+
+    The kernel is chosen when ``sampler`` has one (:func:`unsupported_reason` is ``None``), numba is installed
+    and ``chains × b`` is at most :data:`COMPILED_MAX_DRAWS` (few chains: the NumPy step's per-call overhead
+    dominates there; many chains: NumPy's vectorized draws beat the kernel's scalar ones).
+
+    Parameters
+    ----------
+    sampler : any sampler
+    chains : int
+        Number of chains the run steps together (>= 1).
+
+    Returns
+    -------
+    {"compiled", "numpy"}
+
+    Raises
+    ------
+    ValueError
+        ``chains`` not an integer >= 1.
+    """
+    if isinstance(chains, bool) or not isinstance(chains, (int, np.integer)) or chains < 1:
+        raise ValueError(f"chains must be an integer >= 1, got {chains!r}")
+    if unsupported_reason(sampler) is not None or not numba_available():
+        return "numpy"
+    return "compiled" if chains * sampler.estimator.batch_size <= COMPILED_MAX_DRAWS else "numpy"
 
 
 def _kernels():

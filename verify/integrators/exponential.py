@@ -164,11 +164,21 @@ class ExponentialIntegrator(UnderdampedIntegrator):
         ctx = StepContext(state.momentum, self.step_size, self.friction, self.noise_scale)
         est = self.estimator(state.estimator_state, rng, self.target, state.position, ctx)
         x, v, g = state.position, state.momentum, est.gradient
-        pos = x + c.x_from_v * v + c.x_from_g * g
-        mom = c.v_decay * v + c.v_from_g * g
+        # x + c_xv v + c_xg g and c_vv v + c_vg g (+ L ξ), each operation as written, in arrays this step owns
+        pos = np.multiply(v, c.x_from_v)
+        pos += x
+        t = np.multiply(g, c.x_from_g)
+        pos += t
+        mom = np.multiply(v, c.v_decay)
+        np.multiply(g, c.v_from_g, out=t)
+        mom += t
         if np.isfinite(self.inverse_temperature):
             xi = rng.standard_normal((2,) + x.shape)
-            pos = pos + L[0, 0] * xi[0]
-            mom = mom + L[1, 0] * xi[0] + L[1, 1] * xi[1]
+            np.multiply(xi[0], L[0, 0], out=t)
+            pos += t
+            np.multiply(xi[0], L[1, 0], out=t)
+            mom += t
+            np.multiply(xi[1], L[1, 1], out=t)
+            mom += t
         return (UnderdampedState(pos, mom, est.state, state.step + 1), StepInfo(est.evaluations, est.info),
                 (pos, mom))

@@ -99,5 +99,5 @@ class OverdampedEM(Integrator):
         pstate = pre.update(state.preconditioner_state, g, self.target.n)
         pos = state.position - pre.drift(pstate, g, h)
         if self._noisy:  # β < ∞, decided once in _validate
-            pos = pos + pre.noise(pstate, rng.standard_normal(pos.shape), h, self.inverse_temperature)
+            pos += pre.noise(pstate, rng.standard_normal(pos.shape), h, self.inverse_temperature)  # pos is this step's
         return OverdampedState(pos, pstate, est.state, state.step + 1), StepInfo(est.evaluations, est.info), (pos,)

@@ -84,9 +84,17 @@ class UnderdampedEM(UnderdampedIntegrator):
         h, gam, sig = self.step_size, self.friction, self.noise_scale
         ctx = StepContext(state.momentum, h, gam, sig)
         est = self.estimator(state.estimator_state, rng, self.target, state.position, ctx)
-        pos = state.position + h * state.momentum
-        mom = state.momentum - h * (est.gradient + gam * state.momentum)
+        v = state.momentum
+        # x + h v and v − h(ĝ + γ v) + σ√h ξ, each operation as written, in arrays this step owns (no temporaries)
+        pos = np.multiply(v, h)
+        pos += state.position
+        mom = np.multiply(v, gam)
+        mom += est.gradient
+        mom *= h
+        np.subtract(v, mom, out=mom)
         if sig > 0:
-            mom = mom + self._noise_amplitude * rng.standard_normal(mom.shape)
+            xi = rng.standard_normal(mom.shape)
+            xi *= self._noise_amplitude
+            mom += xi
         return (UnderdampedState(pos, mom, est.state, state.step + 1), StepInfo(est.evaluations, est.info),
                 (pos, mom))

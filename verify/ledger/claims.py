@@ -35,7 +35,7 @@ __all__ = ["Claim", "Verdict", "DecideBy", "STATUSES", "ABOUT", "OLD_STYLE_PAPER
 ABOUT = ("paper", "toolkit")
 #: Papers whose claims module may still hold old-style evaluators (hand-written verdicts). The lead empties this
 #: list as the papers are converted; a paper not listed must declare every claim (a test checks it).
-OLD_STYLE_PAPERS = ("ewsg", "vrsg")
+OLD_STYLE_PAPERS: tuple = ()
 
 
 @dataclass(frozen=True)

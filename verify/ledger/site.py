@@ -8,7 +8,8 @@ Layout under the report directory ``out`` (``figures/out``; the figures are alre
     report/<paper>.html              each claim beside its figure (thumbnail, a click opens the PNG),
                                      the evidence folded under it, a filter by status
     report/report.css                the one style sheet
-    report/thumbs/<paper>/<fig>.png  thumbnails (Pillow), remade when the figure is newer
+    report/thumbs/<paper>/<fig>-<sha>.png  thumbnails (Pillow), keyed by the SHA-256 of the figure's bytes
+                                     (a copy that keeps old times, or clock skew, cannot leave a stale one)
 
 Plain HTML and CSS from the Jinja2 templates in ``verify/ledger/templates/``; no server, no network.
 Each page carries a few lines of inline JavaScript: the status filter's preset from ``?status=``, and a
@@ -19,23 +20,32 @@ DOM of a headless Chromium.
 Audit pages (``out/audit/<name>/index.html``) are written by the audit battery; a ``summary.json``
 beside each (rows ``{check, measured, expected, status, detail}``, a list or under ``"rows"``) gives its
 card's counts. The index works without any.
+
+Safety (the records may come from a ``claims.json`` anyone could have edited): every name that becomes a
+path is a slug (:func:`slug`), every link is a relative path whose segments are percent-encoded
+(:func:`rel_href`: an audit named ``javascript:alert(1)`` links to ``audit/javascript%3Aalert%281%29/``),
+every path written or read is checked to stay inside the report directory (:func:`inside`), and
+the files are written with the pages' mode (0666 less the umask: 0644).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import tempfile
 from collections import Counter
+from urllib.parse import quote
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import jinja2
 
-from ..store.io import write_text
+from ..store.io import _MODE, write_text
 from .verdict import REPORT_ORDER, STATUSES
 
-__all__ = ["write_site", "render_site_from_json", "status_class", "short_source", "INDEX", "SITE_DIR", "PAPERS", "THUMB_BOX"]
+__all__ = ["write_site", "render_site_from_json", "status_class", "short_source", "INDEX", "SITE_DIR", "PAPERS", "THUMB_BOX",
+           "slug", "rel_href", "inside"]
 
 #: the index page, under the report directory (the name the README and ``make verify`` have always used)
 INDEX = "REPORT.html"
@@ -88,24 +98,85 @@ def short_source(source: str) -> str:
     return re.sub(r"^\s*\d{3}_[0-9a-f]{16}\.txt[,;:]?\s*", "", source) or source
 
 
+def slug(name) -> str:
+    """``name`` as one safe path segment: letters, digits, ``.``, ``_`` and ``-`` kept, every other run replaced by
+    ``-``; no leading dot or dash, at most 80 characters (a digest suffix keeps distinct long names apart).
+
+    Examples
+    --------
+    >>> slug("ewsg"), slug("javascript:alert(1)"), slug("../../etc"), slug("")
+    ('ewsg', 'javascript-alert-1', 'etc', 'x')
+    """
+    s = re.sub(r"[^A-Za-z0-9._-]+", "-", str(name)).strip(".-") or "x"
+    if len(s) > 80:
+        s = s[:63] + "-" + hashlib.sha256(str(name).encode()).hexdigest()[:16]
+    return s
+
+
+def rel_href(*segments) -> str:
+    """A relative link from path segments, each percent-encoded (``:`` ``/`` ``?`` ``#`` included), so no segment
+    can make it absolute, give it a scheme or leave its folder.
+
+    Examples
+    --------
+    >>> rel_href("audit", "javascript:alert(1)", "index.html")
+    'audit/javascript%3Aalert%281%29/index.html'
+    >>> rel_href("..", "x")
+    Traceback (most recent call last):
+    ...
+    ValueError: link segment '..' is not allowed
+    """
+    out = []
+    for seg in segments:
+        seg = str(seg)
+        if seg in ("", ".", ".."):
+            raise ValueError(f"link segment {seg!r} is not allowed")
+        out.append(quote(seg, safe=""))
+    return "/".join(out)
+
+
+def inside(base, path) -> Path:
+    """``path`` (resolved) if it lies inside ``base`` (resolved), else ``ValueError`` naming both."""
+    b, p = Path(base).resolve(), Path(path).resolve()
+    if p != b and b not in p.parents:
+        raise ValueError(f"{str(path)!r} is outside the report directory {str(base)!r}; refused")
+    return p
+
+
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
     env.filters["status_class"] = status_class
     env.filters["short_source"] = short_source
+    env.filters["slug"] = slug
+    env.filters["seg"] = lambda v: quote(str(v), safe="")
     return env
 
 
-def _thumbnail(src: Path, dst: Path) -> tuple[int, int]:
-    """Write a PNG thumbnail of ``src`` fitting :data:`THUMB_BOX` to ``dst`` (atomically, only when ``dst`` is
-    missing or older than ``src``); return its (width, height) in pixels."""
+def _thumbnail(src: Path, dst: Path, reuse: Path | None = None) -> tuple[int, int]:
+    """Write a PNG thumbnail of ``src`` fitting :data:`THUMB_BOX` to ``dst`` (atomically, mode 0644); return its
+    (width, height) in pixels.
+
+    ``dst``'s name carries the SHA-256 of ``src``'s bytes, so an existing ``dst`` (or ``reuse``, the same name in
+    the previous site) is the thumbnail of exactly these bytes and is kept (linked or copied from ``reuse``)."""
+    import shutil
+
     from PIL import Image
 
-    if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
-        with Image.open(dst) as im:
-            if im.width <= THUMB_BOX[0] and im.height <= THUMB_BOX[1]:  # else made for a larger box: remake
-                return im.size
+    for have in (dst, reuse):
+        if have is not None and have.is_file():
+            try:
+                with Image.open(have) as im:
+                    size = im.size
+            except (OSError, ValueError):
+                continue
+            if size[0] <= THUMB_BOX[0] and size[1] <= THUMB_BOX[1]:  # else made for a larger box: remake
+                if have != dst:
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(have, dst)
+                    os.chmod(dst, _MODE)
+                return size
     dst.parent.mkdir(parents=True, exist_ok=True)
     with Image.open(src) as im:
         im.thumbnail(THUMB_BOX, Image.Resampling.LANCZOS)
@@ -113,6 +184,7 @@ def _thumbnail(src: Path, dst: Path) -> tuple[int, int]:
         os.close(fd)
         try:
             im.save(tmp, format="PNG", optimize=True)
+            os.chmod(tmp, _MODE)
             os.replace(tmp, dst)
         finally:
             if os.path.exists(tmp):
@@ -120,22 +192,37 @@ def _thumbnail(src: Path, dst: Path) -> tuple[int, int]:
         return im.size
 
 
-def _figure(rel: str | None, out: Path) -> dict | None:
+def _figure(rel: str | None, out: Path, dest: Path | None = None, claim: str = "?") -> dict | None:
     """What a page shows for a claim's figure ``rel`` (relative to ``out``): links from ``out/report/``, the
-    thumbnail, or ``missing`` when the file is not there (no broken link is written)."""
+    thumbnail (written under ``dest``, default ``out``), or ``missing`` when the file is not there (no broken link is
+    written).
+
+    Raises
+    ------
+    ValueError
+        ``rel`` is absolute, has a ``..`` or empty segment, or resolves outside ``out`` (a crafted record).
+    """
     if not rel:
         return None
+    parts = Path(str(rel)).parts
+    if Path(str(rel)).is_absolute() or not parts or any(p in ("", ".", "..") for p in parts) or "\\" in str(rel):
+        raise ValueError(f"claim {claim!r}: figure {str(rel)!r} is not a relative path inside the report directory")
     src = out / rel
-    fig = {"rel": rel, "name": Path(rel).name, "missing": not src.is_file(), "full": "../" + rel, "pdf": None,
-           "thumb": None, "width": None, "height": None, "paper": Path(rel).parts[0]}
+    inside(out, src)
+    dest = out if dest is None else dest
+    fig = {"rel": rel, "name": Path(rel).name, "missing": not src.is_file(), "full": "../" + rel_href(*parts),
+           "pdf": None, "thumb": None, "width": None, "height": None, "paper": parts[0]}
     if fig["missing"]:
         return fig
     pdf = src.with_suffix(".pdf")
     if src.suffix.lower() != ".pdf" and pdf.is_file():
-        fig["pdf"] = "../" + Path(rel).with_suffix(".pdf").as_posix()
+        fig["pdf"] = "../" + rel_href(*Path(rel).with_suffix(".pdf").parts)
     if src.suffix.lower() in _RASTER:
-        w, h = _thumbnail(src, out / SITE_DIR / "thumbs" / Path(rel).with_suffix(".png"))
-        fig.update(thumb="thumbs/" + Path(rel).with_suffix(".png").as_posix(), width=(w + 1) // 2, height=(h + 1) // 2)
+        digest = hashlib.sha256(src.read_bytes()).hexdigest()[:16]
+        tparts = [slug(p) for p in parts[:-1]] + [f"{slug(Path(parts[-1]).stem)}-{digest}.png"]
+        tdst = inside(dest, dest.joinpath(SITE_DIR, "thumbs", *tparts))
+        w, h = _thumbnail(src, tdst, out.joinpath(SITE_DIR, "thumbs", *tparts) if dest != out else None)
+        fig.update(thumb=rel_href("thumbs", *tparts), width=(w + 1) // 2, height=(h + 1) // 2)
     elif src.suffix.lower() == ".svg":
         fig.update(thumb=fig["full"])
     return fig
@@ -197,12 +284,14 @@ def _audits(out: Path) -> list[dict]:
     """One card per ``out/audit/<name>/index.html``, with counts from the ``summary.json`` beside it."""
     cards = []
     for page in sorted((out / "audit").glob("*/index.html")):
+        if not page.is_file() or page.is_symlink():   # a FIFO or a link planted there is not read
+            continue
         name = page.parent.name
         m = re.search(r"<title>(.*?)</title>", page.read_text(errors="replace"), re.S | re.I)
         card = {"name": name, "title": " ".join(m.group(1).split()) if m else name,
-                "href": f"audit/{name}/index.html", "counts": [], "problems": [], "note": ""}
+                "href": rel_href("audit", name, "index.html"), "counts": [], "problems": [], "note": ""}
         summary = page.parent / "summary.json"
-        if summary.is_file():
+        if summary.is_file() and not summary.is_symlink():
             try:
                 data = json.loads(summary.read_text())
                 rows = data.get("rows", data.get("checks", [])) if isinstance(data, dict) else data
@@ -230,10 +319,10 @@ def _paper_card(paper: str, recs: Sequence[Mapping], figs: Mapping[str, dict | N
             thumbs.append(dict(f, claim=r["id"], status=r["status"]))
     return {"id": paper, "name": name, "title": title, "counts": counts, "total": len(recs),
             "headlines": failed[:_HEADLINES], "more_failed": max(0, len(failed) - _HEADLINES), "thumbs": thumbs,
-            "href": f"{SITE_DIR}/{paper}.html"}
+            "href": rel_href(SITE_DIR, f"{slug(paper)}.html")}
 
 
-def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="figures/out") -> list[Path]:
+def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="figures/out", dest=None) -> list[Path]:
     """Render the report site for ``records`` (the dicts of :func:`sgmcmc_verify.ledger.report.evaluate`).
 
     Parameters
@@ -246,6 +335,10 @@ def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="fig
         ``generated`` (time stamp), ``git`` (``commit``, ``dirty``), ``counts``.
     out_dir : path
         The report directory; the figures named by the records are looked up there.
+    dest : path or None
+        Where the pages are written (default ``out_dir``): :func:`sgmcmc_verify.ledger.report.write_report` writes
+        them into a staging directory and renames them into ``out_dir`` together with ``REPORT.md`` and
+        ``claims.json``.
 
     Returns
     -------
@@ -255,40 +348,42 @@ def write_site(records: Sequence[Mapping], meta: Mapping[str, Any], out_dir="fig
     Raises
     ------
     ValueError
-        A record whose ``status`` is not one of :data:`sgmcmc_verify.ledger.claims.STATUSES`.
+        A record whose ``status`` is not one of :data:`sgmcmc_verify.ledger.claims.STATUSES`, or a figure path or
+        page that would lie outside the report directory.
     """
     out = Path(out_dir)
+    dest = out if dest is None else Path(dest)
     for r in records:
         if r["status"] not in STATUSES:
             raise ValueError(f"records: claim {r.get('id')!r} has status {r['status']!r}, not one of {STATUSES}")
     env = _env()
-    site = out / SITE_DIR
+    site = dest / SITE_DIR
     site.mkdir(parents=True, exist_ok=True)
     write_text(site / "report.css", (_TEMPLATES / "report.css").read_text())
     by_paper: dict[str, list] = {}
     for r in records:
         by_paper.setdefault(r["paper"], []).append(r)
-    figs = {r["id"]: _figure(r.get("figure"), out) for r in records}
+    figs = {r["id"]: _figure(r.get("figure"), out, dest, r.get("id", "?")) for r in records}
     cards = [_paper_card(p, recs, figs) for p, recs in by_paper.items()]
     scales = sorted({s for r in records for s in r.get("scale", [])})
     common = {"meta": meta, "scales": scales, "statuses": _shown_statuses(records), "papers": cards,
               "changed": meta.get("rule_changed_after_result") or [], "one_sided": meta.get("one_sided") or [],
               "counts_by": meta.get("counts_by"), "groups": _GROUPS}
-    pages = [out / INDEX]
+    pages = [dest / INDEX]
     write_text(pages[0], env.get_template("index.html.j2").render(
         root="", css=f"{SITE_DIR}/report.css", total=len(records), audits=_audits(out),
-        markdown="REPORT.md" if (out / "REPORT.md").is_file() else None,
+        markdown="REPORT.md" if (dest / "REPORT.md").is_file() else None,
         counts={s: sum(r["status"] == s for r in records) for s in STATUSES}, **common))
     template = env.get_template("paper.html.j2")
     for card in cards:
         claims = [dict(r, fig=figs[r["id"]], measured_json=_pretty(r.get("measured", {})),
                        settings_json=_pretty(r.get("settings", {})), grid=map_grid(r.get("map")))
                   for r in _report_order(by_paper[card["id"]])]
-        page = site / f"{card['id']}.html"
+        page = inside(site, site / f"{slug(card['id'])}.html")
         write_text(page, template.render(root="../", css="report.css", paper=card, claims=claims, **common))
         pages.append(page)
     for stale in site.glob("*.html"):  # pages of papers no longer in the records would dangle
-        if stale not in pages:
+        if stale.resolve() not in {p.resolve() for p in pages}:
             stale.unlink()
     return pages
 

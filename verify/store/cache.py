@@ -47,11 +47,13 @@ from typing import Any, Mapping
 from filelock import FileLock, Timeout
 
 from ..errors import ResultFileError, check_positive_int
-from .io import read_csv, read_json, sha256_file, write_json
-from .registry import PROJECT_PACKAGES, Experiment, get_experiment
+from .io import parse_json, read_regular, sha256_file, write_json
+from .registry import PROJECT_PACKAGES, Experiment, get_experiment, load_all_experiments, registered_experiments
+from .settings import apply_overrides
 
 __all__ = ["run_experiment", "code_fingerprint", "settings_key", "package_versions", "git_commit", "check_manifest",
-           "verify_outputs", "verify_published", "remove_stale_temporaries", "pid_alive", "BACKENDS", "MANIFEST_FIELDS"]
+           "verify_outputs", "verify_published", "snapshot_published", "remove_stale_temporaries", "pid_alive", "BACKENDS",
+           "MANIFEST_FIELDS"]
 
 
 # ---- keys -------------------------------------------------------------------------------------
@@ -123,10 +125,14 @@ def _jsonable(o):
     return o
 
 
-def settings_key(exp: Experiment, settings: Mapping[str, Any], fingerprint: str) -> str:
-    """SHA-256 (20 hex digits) of the experiment id, its settings values and inputs, and the code fingerprint."""
-    payload = json.dumps({"id": exp.id, "settings": _jsonable(dict(settings)), "code": fingerprint},
-                         sort_keys=True, allow_nan=False)
+def settings_key(exp: Experiment | str, settings: Mapping[str, Any], fingerprint: str) -> str:
+    """SHA-256 (20 hex digits) of the experiment id, its settings values and inputs, and the code fingerprint.
+
+    ``exp`` may be the experiment or its id; a manifest's ``id``, ``settings`` and ``code_fingerprint`` reproduce
+    its ``key`` (:func:`check_manifest` checks this).
+    """
+    payload = json.dumps({"id": exp if isinstance(exp, str) else exp.id, "settings": _jsonable(dict(settings)),
+                          "code": fingerprint}, sort_keys=True, allow_nan=False)
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
 
@@ -160,8 +166,9 @@ def git_commit(root: str | os.PathLike | None = None) -> dict:
 
 # ---- verification -----------------------------------------------------------------------------
 
-#: What a manifest must hold (besides the per-file ``sha256`` map, absent only in entries written before it existed).
-MANIFEST_FIELDS = ("id", "paper", "key", "scale", "settings", "outputs")
+#: What a manifest must hold: its key is reproduced from ``id``, ``settings`` and ``code_fingerprint``, and every output
+#: has its SHA-256 in ``sha256`` (a manifest written before digests existed is refused, with the repair).
+MANIFEST_FIELDS = ("id", "paper", "key", "scale", "settings", "outputs", "code_fingerprint", "sha256")
 
 #: joblib backends accepted by :func:`run_experiment` (``None``: joblib's default, loky).
 BACKENDS = ("loky", "threading", "multiprocessing", "dask")
@@ -172,7 +179,8 @@ def _repair(exp_id: str) -> str:
             f"`sgmcmc-verify run {exp_id} --force` (recomputes it)")
 
 
-def check_manifest(path, exp_id: str | None = None, key: str | None = None) -> dict:
+def check_manifest(path, exp_id: str | None = None, key: str | None = None, *, data: bytes | None = None,
+                   exp: Experiment | None = None) -> dict:
     """Read and check a manifest written by :func:`run_experiment`.
 
     Parameters
@@ -181,30 +189,41 @@ def check_manifest(path, exp_id: str | None = None, key: str | None = None) -> d
         ``results/.cache/<id>/<key>/manifest.json`` or ``results/<paper>/<id>.manifest.json``.
     exp_id, key : str or None
         The experiment id and cache key the manifest must name (not checked when ``None``).
+    data : bytes or None
+        The manifest's bytes, already read (then ``path`` only names them); read from ``path`` otherwise
+        (a regular file only: a FIFO is refused, not waited on).
+    exp : Experiment or None
+        The experiment (default: looked up by the manifest's id; an id that is not registered skips the
+        scale check).
 
     Returns
     -------
     dict
-        The manifest. ``"sha256"`` (``{output: hex digest}``) is present for every output unless the
-        entry predates file hashes (then the key is absent).
+        The manifest, with ``"sha256"`` (``{output: hex digest}``) for every output.
 
     Raises
     ------
     FileNotFoundError
         No manifest.
     sgmcmc_verify.errors.ResultFileError
-        Invalid JSON, not a JSON object, a missing field, another experiment's or key's manifest, or a
-        ``sha256`` map that does not cover exactly the outputs; the message names the file and the repair.
+        Invalid JSON, not a JSON object, a missing field (``sha256`` included: results written before
+        file digests existed), another experiment's or key's manifest, a ``sha256`` map that does not
+        cover exactly the outputs, settings and code fingerprint that do not reproduce the key (an
+        edited manifest), or settings that are not the experiment's settings at the manifest's scale
+        (an edited scale: smoke numbers labelled paper scale); the message names the file and the repair.
     """
     exp_id_hint = exp_id or Path(path).name.removesuffix(".manifest.json")
     try:
-        m = read_json(path)
+        m = parse_json(path, read_regular(path) if data is None else data)
     except ResultFileError as e:
         raise ResultFileError(path, f"corrupt manifest: {e.reason}", _repair(exp_id_hint)) from None
     if not isinstance(m, dict):
         raise ResultFileError(path, f"corrupt manifest: a JSON object is expected, got {type(m).__name__}",
                               _repair(exp_id_hint))
     missing = [f for f in MANIFEST_FIELDS if f not in m]
+    if missing == ["sha256"]:
+        raise ResultFileError(path, "no SHA-256 of the outputs (written by a version before file digests), so the "
+                                    "files cannot be verified", _repair(exp_id_hint))
     if missing:
         raise ResultFileError(path, f"corrupt manifest: no {', '.join(missing)}", _repair(exp_id_hint))
     if (exp_id is not None and m["id"] != exp_id) or (key is not None and m["key"] != key):
@@ -214,44 +233,80 @@ def check_manifest(path, exp_id: str | None = None, key: str | None = None) -> d
     if not (isinstance(outputs, list) and outputs and all(isinstance(o, str) for o in outputs)):
         raise ResultFileError(path, "corrupt manifest: outputs must be a non-empty list of file names",
                               _repair(exp_id_hint))
-    if "sha256" in m:
-        h = m["sha256"]
-        if not (isinstance(h, dict) and set(h) == set(outputs) and all(isinstance(v, str) for v in h.values())):
-            raise ResultFileError(path, "corrupt manifest: sha256 must map every output to its digest",
-                                  _repair(exp_id_hint))
+    h = m["sha256"]
+    if not (isinstance(h, dict) and set(h) == set(outputs) and all(isinstance(v, str) for v in h.values())):
+        raise ResultFileError(path, "corrupt manifest: sha256 must map every output to its digest",
+                              _repair(exp_id_hint))
+    _check_key(path, m, exp)
     return m
+
+
+def _check_key(path, m: Mapping[str, Any], exp: Experiment | None) -> None:
+    """The manifest's settings and code fingerprint reproduce its key; its settings are its scale's settings."""
+    repair = _repair(m["id"])
+    if not isinstance(m["settings"], dict) or not isinstance(m["code_fingerprint"], str):
+        raise ResultFileError(path, "corrupt manifest: settings must be an object, code_fingerprint a string", repair)
+    try:
+        key = settings_key(str(m["id"]), m["settings"], m["code_fingerprint"])
+    except (TypeError, ValueError) as e:
+        raise ResultFileError(path, f"corrupt manifest: its settings cannot be keyed ({e})", repair) from None
+    if key != m["key"]:
+        raise ResultFileError(path, f"its settings and code fingerprint give key {key}, not the key {m['key']!r} it "
+                                    "names (the manifest was edited after it was written)", repair)
+    if exp is None:
+        exp = registered_experiments().get(str(m["id"]))
+        if exp is None:
+            return   # not registered in this process (a test's experiment): nothing to compare the scale with
+    try:
+        cfg = exp.settings.at(m["scale"])
+    except (ValueError, TypeError):
+        raise ResultFileError(path, f"corrupt manifest: unknown scale {m['scale']!r}", repair) from None
+    over = m.get("overrides") or {}
+    try:   # a run with --set / --seed: the scale's settings with the recorded overrides
+        cfg = apply_overrides(cfg, over, str(m["id"])) if isinstance(over, dict) else None
+    except ValueError as e:
+        raise ResultFileError(path, f"corrupt manifest: its overrides do not apply ({e})", repair) from None
+    if cfg is None:
+        raise ResultFileError(path, "corrupt manifest: overrides must be an object", repair)
+    want = _jsonable(cfg.key_fields())
+    over = m.get("overrides") or {}
+    if not isinstance(over, dict):
+        raise ResultFileError(path, "corrupt manifest: overrides must be an object", repair)
+    want.update({k: _jsonable(v) for k, v in over.items() if k in want})   # `run --set` / `--seed`: named changes
+    have = {k: m["settings"].get(k) for k in want}
+    if json.dumps(want, sort_keys=True) != json.dumps(_jsonable(have), sort_keys=True):
+        diff = sorted(k for k in want if json.dumps(want[k]) != json.dumps(_jsonable(have[k])))
+        raise ResultFileError(path, f"its settings are not the {m['scale']!r} settings of {m['id']} (they differ in "
+                                    f"{', '.join(diff[:5])}): the scale was edited, or the results were stored by a "
+                                    "version whose settings differ", repair)
+
+
+def _verified_bytes(f: Path, manifest: Mapping[str, Any], o: str) -> bytes:
+    """The bytes of output ``o`` at ``f``, read once and checked against the manifest's digest."""
+    try:
+        data = read_regular(f)
+    except FileNotFoundError:
+        raise ResultFileError(f, f"missing (the manifest of {manifest['id']} lists it)", _repair(manifest["id"])) from None
+    except ResultFileError as e:
+        raise ResultFileError(f, e.reason, _repair(manifest["id"])) from None
+    if hashlib.sha256(data).hexdigest() != manifest["sha256"][o]:
+        raise ResultFileError(f, "SHA-256 differs from the one its manifest recorded (changed or truncated "
+                                 "after it was written)", _repair(manifest["id"]))
+    return data
 
 
 def verify_outputs(directory, manifest: Mapping[str, Any]) -> None:
     """Check that every output named by ``manifest`` is in ``directory`` with the SHA-256 the manifest recorded.
 
-    A manifest without ``sha256`` (written before file hashes existed) gets the structural checks of
-    :func:`~sgmcmc_verify.store.io.read_csv` / :func:`~sgmcmc_verify.store.io.read_json` instead.
-
     Raises
     ------
     sgmcmc_verify.errors.ResultFileError
-        A missing output, an output whose digest differs, or (no digests) one that does not parse;
-        the message names the file and the repair.
+        A missing output, one that is not a regular file, or one whose digest differs; the message names
+        the file and the repair.
     """
     d = Path(directory)
-    hashes = manifest.get("sha256")
     for o in manifest["outputs"]:
-        f = d / o
-        if not f.is_file():
-            raise ResultFileError(f, f"missing (the manifest of {manifest['id']} lists it)", _repair(manifest["id"]))
-        if hashes is not None:
-            if sha256_file(f) != hashes[o]:
-                raise ResultFileError(f, "SHA-256 differs from the one its manifest recorded (changed or truncated "
-                                         "after it was written)", _repair(manifest["id"]))
-        else:
-            try:
-                if f.suffix == ".csv":
-                    read_csv(f)
-                elif f.suffix == ".json":
-                    read_json(f)
-            except ResultFileError as e:
-                raise ResultFileError(f, e.reason, _repair(manifest["id"])) from None
+        _verified_bytes(d / o, manifest, o)
 
 
 def verify_published(results_dir, exp_id: str) -> dict:
@@ -269,6 +324,51 @@ def verify_published(results_dir, exp_id: str) -> dict:
     d = Path(results_dir)
     m = check_manifest(d / f"{exp_id}.manifest.json", exp_id)
     verify_outputs(d, m)
+    return m
+
+
+def _publish_lock(results_dir: Path, exp_id: str) -> FileLock | None:
+    """The lock :func:`run_experiment` holds while it publishes ``exp_id`` into ``results_dir`` (``results/<paper>``),
+    or ``None`` when the results have no cache beside them (a copied results directory)."""
+    d = results_dir.parent / ".cache" / exp_id
+    return FileLock(d / ".publish.lock") if d.is_dir() and os.access(d, os.W_OK) else None
+
+
+def snapshot_published(results_dir, exp_id: str, dest, log=None) -> dict:
+    """Copy ``exp_id``'s published manifest and outputs into ``dest`` as verified bytes; return the manifest.
+
+    Under the experiment's publish lock (the one :func:`run_experiment` holds while it replaces the
+    published files), the manifest is read once and checked (:func:`check_manifest`), every output is
+    read once and its SHA-256 compared with the manifest's, and exactly those bytes are written to
+    ``dest``. Readers (``figures``, ``report``) then read ``dest`` only: a file changed, or another run
+    publishing, after the check cannot pair this manifest's settings with other numbers, and a file
+    without a manifest is never read.
+
+    Raises
+    ------
+    FileNotFoundError
+        No manifest for ``exp_id`` in ``results_dir``.
+    sgmcmc_verify.errors.ResultFileError
+        What :func:`verify_published` raises (a FIFO in place of a file included, refused without blocking).
+    """
+    d, dest = Path(results_dir), Path(dest)
+    load_all_experiments()   # the scale check compares with the registered experiment's settings
+    lock = _publish_lock(d, exp_id)
+    if lock is not None:
+        _acquire(lock, exp_id, log)
+    try:
+        mpath = d / f"{exp_id}.manifest.json"
+        raw = read_regular(mpath)
+        m = check_manifest(mpath, exp_id, data=raw)
+        files = {o: _verified_bytes(d / o, m, o) for o in m["outputs"]}
+    finally:
+        if lock is not None:
+            lock.release()
+    dest.mkdir(parents=True, exist_ok=True)
+    for o, b in files.items():
+        (dest / o).parent.mkdir(parents=True, exist_ok=True)
+        (dest / o).write_bytes(b)
+    (dest / f"{exp_id}.manifest.json").write_bytes(raw)
     return m
 
 
@@ -369,13 +469,17 @@ def _check_run_args(n_jobs, backend) -> None:
 
 
 def _compute(exp: Experiment, cfg, scale, settings, fp, modules, key, exp_dir: Path, cache: Path, n_jobs, backend,
-             progress, log) -> None:
+             progress, log, overrides=None, keep_chains=None) -> None:
     """Run ``exp`` into a temporary directory and move it into place as ``cache`` (the entry lock is held)."""
     tmp = exp_dir / f".tmp-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     tmp.mkdir(parents=True, exist_ok=False)
     try:
         t0 = time.perf_counter()
-        exp.run(cfg, tmp, n_jobs, backend, progress)
+        if keep_chains is None:
+            exp.run(cfg, tmp, n_jobs, backend, progress)
+        else:
+            with keep_chains.capture() as records:
+                exp.run(cfg, tmp, n_jobs, backend, progress)
         wall = time.perf_counter() - t0
         missing = [o for o in exp.outputs if not (tmp / o).exists()]
         if missing:
@@ -385,6 +489,10 @@ def _compute(exp: Experiment, cfg, scale, settings, fp, modules, key, exp_dir: P
                     "git": git_commit(), "wall_time_s": wall, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                     "outputs": list(exp.outputs), "n_jobs": n_jobs, "backend": backend,
                     "sha256": {o: sha256_file(tmp / o) for o in exp.outputs}}
+        if overrides:   # only when given, so that a plain run's manifest is what it always was
+            manifest["overrides"] = _jsonable(overrides)
+        if keep_chains is not None:   # the final states / traces as netCDF under <entry>/chains (not outputs)
+            manifest["chains"] = _jsonable(keep_chains.write(records, tmp / "chains", {"id": exp.id, "scale": scale}))
         write_json(tmp / "manifest.json", manifest)
         if cache.exists():  # a forced run, or a corrupt entry: set the old one aside first (rename, never delete first)
             old = exp_dir / f".old-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -408,13 +516,10 @@ def _stored(exp: Experiment, cache: Path, key: str, log) -> dict | None:
             log(f"{exp.id}: stored result {key} has no manifest (an incomplete entry); recomputing")
         return None
     try:
-        m = check_manifest(manifest_path, exp.id, key)
+        m = check_manifest(manifest_path, exp.id, key, exp=exp)
         if sorted(m["outputs"]) != sorted(exp.outputs):
             raise ResultFileError(manifest_path, f"corrupt manifest: it lists {m['outputs']}, the experiment writes "
                                                  f"{list(exp.outputs)}")
-        if "sha256" not in m:
-            raise ResultFileError(manifest_path, "no SHA-256 of the outputs (written before file hashes), so the "
-                                                 "files cannot be verified")
         verify_outputs(cache, m)
     except ResultFileError as e:
         if log:
@@ -453,7 +558,8 @@ def _publish(exp: Experiment, cache: Path, manifest: Mapping[str, Any], root: Pa
 
 
 def run_experiment(exp: Experiment | str, scale: str = "default", *, results_root="results", n_jobs: int = 1,
-                   backend: str | None = None, force: bool = False, progress=None, log=None) -> dict:
+                   backend: str | None = None, force: bool = False, progress=None, log=None,
+                   overrides: Mapping[str, Any] | None = None, keep_chains=None) -> dict:
     """Run (or reuse) one experiment and copy its outputs into ``results_root/<paper>/``.
 
     A stored entry is reused only after its manifest and the SHA-256 of every output check out
@@ -477,6 +583,14 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     progress : callable or None
         Passed to the experiment's run (e.g. a tqdm updater).
     log : callable(str) or None
+    overrides : mapping or None
+        Settings changed from the scale's values (``run --set KEY=VALUE`` / ``--seed``), checked and read
+        as the fields' types by :func:`sgmcmc_verify.store.settings.apply_overrides`; they enter the cache
+        key like every setting, and the manifest lists them under ``"overrides"``.
+    keep_chains : sgmcmc_verify.chains.ChainKeeper or None
+        Keep the chains' final states (and kept traces) as ArviZ netCDF files (``sgmcmc_verify.chains.KEEPER``;
+        ``run --keep-chains``): in the entry's ``chains/``, listed under ``"chains"`` in the manifest, copied to
+        ``results_root/<paper>/<id>.chains/``. A stored entry without chains is recomputed once.
 
     Returns
     -------
@@ -489,7 +603,8 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     KeyError
         Unknown experiment id.
     ValueError
-        Unknown scale, ``n_jobs`` not a positive integer, unknown ``backend``.
+        Unknown scale, ``n_jobs`` not a positive integer, unknown ``backend``, an override that is not a
+        setting of the experiment or does not read as its type.
     sgmcmc_verify.errors.ResultFileError
         A copy in ``results_root/<paper>/`` that does not match the entry just verified (the disk
         changed under the run).
@@ -497,7 +612,7 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     if isinstance(exp, str):
         exp = get_experiment(exp)
     _check_run_args(n_jobs, backend)
-    cfg = exp.settings.at(scale)
+    cfg = apply_overrides(exp.settings.at(scale), overrides or {}, exp.id)
     settings = {**cfg.key_fields(), **cfg.inputs()}
     fp, modules = code_fingerprint(exp.module)
     key = settings_key(exp, settings, fp)
@@ -510,14 +625,21 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     try:
         remove_stale_temporaries(exp_dir, held_key=key, log=log)
         manifest = None if force else _stored(exp, cache, key, log)
+        if manifest is not None and keep_chains is not None and "chains" not in manifest:
+            if log:
+                log(f"{exp.id}: the stored result {key} kept no chains; recomputing it to keep them (same numbers)")
+            manifest = None
         cached = manifest is not None
         if cached:
             if log:
                 log(f"{exp.id}: reused stored result (key {key})")
         else:
-            _compute(exp, cfg, scale, settings, fp, modules, key, exp_dir, cache, n_jobs, backend, progress, log)
-            manifest = check_manifest(cache / "manifest.json", exp.id, key)
+            _compute(exp, cfg, scale, settings, fp, modules, key, exp_dir, cache, n_jobs, backend, progress, log,
+                     overrides={k: getattr(cfg, k) for k in (overrides or {})}, keep_chains=keep_chains)
+            manifest = check_manifest(cache / "manifest.json", exp.id, key, exp=exp)
         _publish(exp, cache, manifest, root, log)
+        if keep_chains is not None:
+            keep_chains.publish(cache, root / exp.paper / f"{exp.id}.chains")
     finally:
         lock.release()
     manifest = dict(manifest)

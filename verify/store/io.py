@@ -14,7 +14,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import io
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -23,7 +25,8 @@ import numpy as np
 
 from ..errors import ResultFileError
 
-__all__ = ["write_csv", "write_json", "write_text", "read_csv", "read_json", "sha256_file", "ResultFileError"]
+__all__ = ["write_csv", "write_json", "write_text", "read_csv", "read_json", "sha256_file", "read_regular",
+           "parse_csv", "parse_json", "ResultFileError"]
 
 
 def _default_mode() -> int:
@@ -89,6 +92,51 @@ def write_csv(path, rows: Iterable[Mapping], header_comment: str | None = None) 
     _atomic(path, w)
 
 
+def read_regular(path) -> bytes:
+    """The bytes of ``path``, which must be a regular file (a FIFO, device or directory is refused before it is
+    opened for reading, and the open is non-blocking, so a FIFO swapped in cannot hang the reader).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    sgmcmc_verify.errors.ResultFileError
+        Not a regular file, or unreadable; the message names the file.
+    """
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a directory" if stat.S_ISDIR(st.st_mode) else "not a file"
+        raise ResultFileError(path, f"{kind}, not a regular file: refused (reading it could block)")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise ResultFileError(path, f"cannot be opened ({e.strerror or e})") from None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise ResultFileError(path, "not a regular file: refused")
+        return fh.read()
+
+
+def parse_csv(path, data: bytes, columns: Iterable[str] = ()) -> list[dict]:
+    """:func:`read_csv` on bytes already read (``path`` names them in errors)."""
+    try:
+        text = data.decode("utf-8")
+        reader = csv.DictReader(line for line in io.StringIO(text, newline="") if not line.startswith("#"))
+        header = reader.fieldnames
+        rows = list(reader)
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise ResultFileError(path, f"not a readable CSV file ({e})") from None
+    return _checked_rows(path, header, rows, columns)
+
+
+def parse_json(path, data: bytes):
+    """:func:`read_json` on bytes already read (``path`` names them in errors)."""
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ResultFileError(path, f"not valid JSON ({e})") from None
+
+
 def read_csv(path, columns: Iterable[str] = ()) -> list[dict]:
     """Read a CSV written by :func:`write_csv` (comment lines skipped); numbers parsed as float.
 
@@ -109,8 +157,8 @@ def read_csv(path, columns: Iterable[str] = ()) -> list[dict]:
         No such file.
     sgmcmc_verify.errors.ResultFileError
         An empty file, a header without data rows, a row whose number of fields differs from the
-        header's (truncated or garbled), undecodable bytes, or a required column missing; the message
-        names the file.
+        header's (truncated or garbled), undecodable bytes, a required column missing, or not a regular
+        file (:func:`read_regular`); the message names the file.
 
     Examples
     --------
@@ -125,13 +173,10 @@ def read_csv(path, columns: Iterable[str] = ()) -> list[dict]:
     ...
     sgmcmc_verify.errors.ResultFileError: ...t.csv: data row 1 has 1 field(s), the header has 2 (a truncated or garbled file)
     """
-    try:
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(line for line in fh if not line.startswith("#"))
-            header = reader.fieldnames
-            rows = list(reader)
-    except (UnicodeDecodeError, csv.Error) as e:
-        raise ResultFileError(path, f"not a readable CSV file ({e})") from None
+    return parse_csv(path, read_regular(path), columns)
+
+
+def _checked_rows(path, header, rows, columns) -> list[dict]:
     if not header:
         raise ResultFileError(path, "empty file (no header line)")
     if not rows:
@@ -164,13 +209,9 @@ def read_json(path):
     FileNotFoundError
         No such file.
     sgmcmc_verify.errors.ResultFileError
-        Invalid JSON (e.g. a truncated file) or undecodable bytes; the message names the file.
+        Invalid JSON (e.g. a truncated file), undecodable bytes, or not a regular file; the message names the file.
     """
-    try:
-        with open(path) as fh:
-            return json.load(fh)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ResultFileError(path, f"not valid JSON ({e})") from None
+    return parse_json(path, read_regular(path))
 
 
 def sha256_file(path) -> str:

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Callable
 
 __all__ = ["Experiment", "register_experiment", "load_all_experiments", "get_experiment", "all_experiments",
-           "paper_ids", "import_paper_modules", "figure_modules", "PROJECT_PACKAGES"]
+           "paper_ids", "import_paper_modules", "figure_modules", "PROJECT_PACKAGES", "registered_experiments"]
 
 #: The top-level import name of this project (the code fingerprint of a result follows imports into it only).
 PROJECT_PACKAGES = ("sgmcmc_verify",)
@@ -64,6 +64,11 @@ def register_experiment(*exps: Experiment) -> None:
         if not (isinstance(e.settings, type) and issubclass(e.settings, ScaledSettings)):
             raise ValueError(f"experiment {e.id!r}: settings must be a ScaledSettings subclass, got {e.settings!r}")
         _EXPERIMENTS[e.id] = e
+
+
+def registered_experiments() -> dict[str, Experiment]:
+    """The experiments registered so far in this process (no paper module is imported)."""
+    return dict(_EXPERIMENTS)
 
 
 def paper_ids() -> list[str]:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import check_finite_array
+from .bounded import one_line, read_bounded
 from .datasets import Dataset, load_libsvm
 
 __all__ = ["load_covtype", "load_caravan", "COVTYPE_FEATURES", "COVTYPE_POSITIVE_CLASS"]
@@ -35,15 +36,10 @@ COVTYPE_FEATURES = 54
 COVTYPE_POSITIVE_CLASS = 2
 
 
-def _first_line(p: Path) -> str:
-    import bz2
-    import gzip
-
-    opener = {".gz": gzip.open, ".bz2": bz2.open}.get(p.suffix, open)
-    with opener(p, "rt") as fh:
-        for line in fh:
-            if line.strip():
-                return line
+def _first_line(p: Path, data: bytes) -> str:
+    for line in data.splitlines():
+        if line.strip():
+            return line.decode("utf-8", errors="replace")
     raise ValueError(f"{str(p)!r} is empty")
 
 
@@ -69,18 +65,21 @@ def load_covtype(path, name: str = "covtype") -> Dataset:
         1..7; a LIBSVM file whose labels are not {1, 2} (or another binary convention) or with a
         feature index beyond 54.
     """
+    import io
+
     p = Path(os.fspath(path)).expanduser()
-    if not p.is_file():
+    if not p.exists():
         raise ValueError(f"data set path {str(p)!r} does not exist or is not a file")
-    if "," not in _first_line(p):
+    data = read_bounded(p, "data set file")   # bounded; a FIFO or device refused; decompressed by its magic bytes
+    if "," not in _first_line(p, data):
         ds = load_libsvm(p, n_features=COVTYPE_FEATURES, name=name)
         return Dataset(ds.X, ds.y, name, f"covtype, LIBSVM file {p} (label 2 = cover type 2 -> y = 1)")
     import pandas as pd
 
     try:
-        raw = pd.read_csv(p, header=None, dtype=np.float64).to_numpy()
+        raw = pd.read_csv(io.BytesIO(data), header=None, dtype=np.float64).to_numpy()
     except (ValueError, pd.errors.ParserError) as e:
-        raise ValueError(f"{p}: not a UCI covtype CSV of numbers ({e})") from None
+        raise ValueError(one_line(f"{p}: not a UCI covtype CSV of numbers ({e})")) from None
     if raw.ndim != 2 or raw.shape[1] != COVTYPE_FEATURES + 1:
         raise ValueError(f"{p}: rows must have {COVTYPE_FEATURES + 1} fields (54 features and the cover type), got "
                          f"{raw.shape[1] if raw.ndim == 2 else raw.shape}")

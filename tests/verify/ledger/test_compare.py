@@ -6,6 +6,7 @@ import pytest
 from sgmcmc_verify.cli import main
 from sgmcmc_verify.errors import ResultFileError
 from sgmcmc_verify.ledger.compare import compare_markdown, manifests
+from sgmcmc_verify.store.cache import settings_key
 
 
 def _claim(cid, status, detail="d"):
@@ -19,9 +20,11 @@ def _run(root, claims, walls, settings=None):
     for eid, w in walls.items():
         paper = eid.split(".")[0]
         (root / paper).mkdir(exist_ok=True)
-        (root / paper / f"{eid}.manifest.json").write_text(json.dumps(
-            {"id": eid, "paper": paper, "key": "k0", "outputs": ["x.json"], "wall_time_s": w, "n_jobs": 2, "scale": root.name,
-             "settings": (settings or {}).get(eid, {"k": 1})}))
+        st = (settings or {}).get(eid, {"k": 1})
+        (root / paper / f"{eid}.manifest.json").write_text(json.dumps(   # a manifest whose key its settings reproduce
+            {"id": eid, "paper": paper, "key": settings_key(eid, st, "c0"), "code_fingerprint": "c0",
+             "outputs": ["x.json"], "sha256": {"x.json": "0" * 64}, "wall_time_s": w, "n_jobs": 2, "scale": root.name,
+             "settings": st}))
 
 
 @pytest.fixture

@@ -97,6 +97,8 @@ def with_tiny_registered(monkeypatch):
 @pytest.fixture
 def clean_data_env(monkeypatch):
     monkeypatch.setenv("SGMCMC_DATA", "{}")
+    monkeypatch.setenv("SGMCMC_DATA_SEEN", "[]")
+    monkeypatch.setenv("SGMCMC_DATA_SHA256", "{}")
 
 
 # ---- 1. a corrupted cache entry is never reused --------------------------------------------------------
@@ -213,14 +215,17 @@ def test_a_panel_missing_columns_names_its_file(paper, fname, tmp_path):
 
 
 def test_an_evaluator_missing_rows_names_the_claim_and_the_file(fig1a_copy, capsys):
-    """A results file that parses but lacks rows a claim reads (no digest to check: a manifest written before
-    digests existed) fails naming the claim and the file, not with a bare ``error: SGHMC``."""
+    """A results file that parses but lacks rows a claim reads (its manifest's digest updated to match: a buggy run,
+    not a damaged file) fails naming the claim and the file, not with a bare ``error: SGHMC``."""
+    import hashlib
+
     root, _ = fig1a_copy
     csv = root / "ewsg" / "fig1a.csv"
     lines = csv.read_text().splitlines(keepends=True)
     header = next(i for i, line in enumerate(lines) if not line.startswith("#"))
     csv.write_text("".join(lines[: header + 1] + [line for line in lines[header + 1:] if ",SGLD," in line]))
-    _edit_manifest(root / "ewsg" / "ewsg.fig1a.manifest.json", lambda m: m.pop("sha256", None))
+    _edit_manifest(root / "ewsg" / "ewsg.fig1a.manifest.json",
+                   lambda m: m["sha256"].update({"fig1a.csv": hashlib.sha256(csv.read_bytes()).hexdigest()}))
     capsys.readouterr()
     argv = ["report", "ewsg.fig1a.ewsg_most_accurate", "--no-run", "--results", str(root), "--out", str(root / "o")]
     assert main(argv) == 2
@@ -558,3 +563,498 @@ def test_report_available_evaluates_the_stored_claims_and_lists_the_rest(fig1a_c
     (root / "ewsg" / "ewsg.fig1a.manifest.json").write_text("{}")   # a corrupt result is never skipped
     assert main(base + ["--available"]) == 2
     assert "ewsg.fig1a.manifest.json" in _one_error_line(capsys)
+
+
+# ---- 9. issue #28: bounded loading; every loader error one line naming the file --------------------------
+
+def test_a_multi_gb_sparse_file_is_refused_from_its_size(tmp_path, monkeypatch):
+    """A 2 GiB sparse file (no disk used) was read until the machine killed the process (23.5 GB)."""
+    from sgmcmc_verify.targets.datasets import load_libsvm
+
+    big = tmp_path / "sparse.libsvm"
+    with open(big, "wb") as fh:
+        fh.truncate(2 * 2**30)
+    monkeypatch.delenv("SGMCMC_MAX_FILE_BYTES", raising=False)
+    with pytest.raises(ValueError, match="more than the limit of 1 GiB") as e:
+        load_libsvm(big)
+    assert str(big) in str(e.value) and "SGMCMC_MAX_FILE_BYTES" in str(e.value)
+
+
+def test_a_gzip_bomb_is_refused_while_streaming(tmp_path, monkeypatch):
+    """A small gzip file expanding to many rows is refused at the row limit, not parsed (here scaled down: the limit
+    is lowered to 10^4 rows by the documented variable, the file holds 10^6)."""
+    import gzip
+
+    from sgmcmc_verify.targets.datasets import load_libsvm
+
+    f = tmp_path / "bomb.gz"
+    f.write_bytes(gzip.compress(b"+1 1:1 2:1\n-1 2:1\n" * 500_000, compresslevel=9))
+    monkeypatch.setenv("SGMCMC_MAX_ROWS", "10000")
+    with pytest.raises(ValueError, match="more than 10,000 rows") as e:
+        load_libsvm(f)
+    assert str(f) in str(e.value)
+    monkeypatch.setenv("SGMCMC_MAX_ROWS", "2000000")   # control: under a higher limit the same file loads
+    monkeypatch.setenv("SGMCMC_MAX_DECOMPRESSED_BYTES", "1000000")
+    with pytest.raises(ValueError, match="expands to more than"):
+        load_libsvm(f)
+    monkeypatch.delenv("SGMCMC_MAX_DECOMPRESSED_BYTES")
+    assert load_libsvm(f).X.shape == (1_000_000, 2)
+
+
+def test_a_finite_value_that_overflows_standardization_is_refused(tmp_path):
+    """1e308 made its whole column zeros after standardization."""
+    from sgmcmc_verify.targets.datasets import load_libsvm, standardize
+
+    f = _libsvm(tmp_path / "huge_values", ["+1 1:1e308 2:1", "-1 1:-1e308 2:3", "+1 1:1e308 2:2"])
+    with pytest.raises(ValueError, match="column 0 .* overflows in standardization") as e:
+        standardize(load_libsvm(f))
+    assert str(f) in str(e.value)
+    ok = _libsvm(tmp_path / "fine", ["+1 1:1e150 2:1", "-1 1:-1e150 2:3", "+1 1:1e150 2:2"])   # control
+    assert np.all(np.isfinite(standardize(load_libsvm(ok))[0].X))
+
+
+def test_a_fifo_given_as_data_is_refused_not_waited_on(tmp_path):
+    import os
+
+    from sgmcmc_verify.targets.datasets import load_libsvm, load_parkinsons, read_idx
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for load in (load_libsvm, load_parkinsons, read_idx):
+        with pytest.raises(ValueError, match="is a FIFO, not a regular file") as e:
+            load(fifo)
+        assert str(fifo) in str(e.value)
+
+
+def _loader_error(load, path) -> str:
+    with pytest.raises(ValueError) as e:
+        load(path)
+    msg = str(e.value)
+    assert str(path) in msg and "\n" not in msg and len(msg) < 400, msg
+    return msg
+
+
+def test_loader_errors_name_the_file_on_one_line(tmp_path):
+    """Decompression errors and BOM errors did not name the file; a binary file gave a 4 MB 'one-line' error."""
+    import gzip
+    import os
+
+    from sgmcmc_verify.targets.datasets import load_libsvm, load_parkinsons, read_idx
+
+    cut = tmp_path / "cut.gz"
+    whole = gzip.compress(FIXTURE.read_bytes())
+    cut.write_bytes(whole[: len(whole) // 2])
+    assert "truncated gzip" in _loader_error(load_libsvm, cut)
+    assert "truncated gzip" in _loader_error(read_idx, cut)
+    garbled = tmp_path / "garbled.gz"
+    garbled.write_bytes(b"\x1f\x8b" + bytes(range(7, 255)) * 4)
+    assert "not a readable gzip file" in _loader_error(load_libsvm, garbled)
+    utf16 = tmp_path / "utf16"
+    utf16.write_bytes("+1 1:1\n-1 2:1\n".encode("utf-16"))
+    assert "UTF-16" in _loader_error(load_libsvm, utf16)
+    binary = tmp_path / "binary"
+    binary.write_bytes(os.urandom(1 << 22))
+    _loader_error(load_libsvm, binary)
+    _loader_error(load_parkinsons, binary)
+    noise = tmp_path / "noise"
+    noise.write_bytes(bytes(b % 254 + 1 for b in os.urandom(1 << 20)))   # no NUL byte: the parser's own error, cut
+    _loader_error(load_libsvm, noise)
+    bom = _libsvm(tmp_path / "bom", ["+1 1:1", "-1 2:1"])
+    bom.write_bytes(b"\xef\xbb\xbf" + bom.read_bytes())   # control: a UTF-8 byte-order mark is read through
+    assert load_libsvm(bom).X.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
+def test_an_inherited_sgmcmc_data_is_announced(monkeypatch, capsys):
+    """An inherited SGMCMC_DATA silently replaced the built-in data set."""
+    from sgmcmc_verify.targets import datasets
+
+    monkeypatch.setenv("SGMCMC_DATA", json.dumps({"pima": str(FIXTURE)}))
+    monkeypatch.setattr(datasets, "_ANNOUNCED", set(), raising=False)
+    monkeypatch.delenv("SGMCMC_DATA_SEEN", raising=False)
+    ds = datasets.load("pima")
+    assert ds.source == f"LIBSVM file {FIXTURE}"
+    assert f"data set 'pima' is read from {FIXTURE} (inherited" in capsys.readouterr().err
+    datasets.load("pima")
+    assert capsys.readouterr().err == ""   # once
+    monkeypatch.setenv("SGMCMC_DATA", "{}")   # control: given with --data (set_data_path), nothing is announced
+    datasets.set_data_path("a3a", FIXTURE)
+    datasets.load("a3a")
+    assert capsys.readouterr().err == ""
+
+
+def test_a_data_file_changed_between_hashing_and_loading_is_refused(tmp_path, monkeypatch):
+    """The file was hashed for the cache key, then changed before it was loaded: its results must not be stored
+    under the original file's hash."""
+    from sgmcmc_verify.targets import datasets
+
+    f = _libsvm(tmp_path / "a9a", FIXTURE.read_text().splitlines())
+    monkeypatch.setenv("SGMCMC_DATA", json.dumps({"a9a": str(f)}))
+    monkeypatch.delenv("SGMCMC_DATA_SHA256", raising=False)
+    ident = datasets.data_identity("a9a")
+    assert datasets.load("a9a").X.shape[0] > 0       # control: unchanged, it loads
+    f.write_text(f.read_text().replace("+1", "-1", 1))
+    with pytest.raises(ValueError, match="changed since it was hashed") as e:
+        datasets.load("a9a")
+    assert str(f) in str(e.value) and ident["sha256"][:12] in str(e.value)
+
+
+# ---- 10. issue #28: a stored result is exactly what its manifest says ------------------------------------
+
+REPORT_ARGV = ["report", "ewsg.fig1a.ewsg_most_accurate", "--no-run"]
+
+
+def _report(root, *extra) -> int:
+    return main(REPORT_ARGV + ["--results", str(root), "--out", str(root / "o"), *extra])
+
+
+@pytest.mark.parametrize("edit,needle", [
+    (lambda m: m["settings"].update(realizations=m["settings"]["realizations"] * 2), "not the key"),
+    (lambda m: m.update(scale="paper"), "not the 'paper' settings"),
+    (lambda m: m.pop("sha256"), "no SHA-256 of the outputs"),
+    (lambda m: m.pop("code_fingerprint"), "no code_fingerprint"),
+])
+def test_an_edited_manifest_is_refused(edit, needle, fig1a_copy, capsys):
+    """Settings or scale edited with the digests unchanged (smoke numbers reported as paper scale), and results
+    written without digests, were accepted."""
+    root, _ = fig1a_copy
+    mp = root / "ewsg" / "ewsg.fig1a.manifest.json"
+    _edit_manifest(mp, edit)
+    capsys.readouterr()
+    assert _report(root) == 2
+    line = _one_error_line(capsys)
+    assert str(mp) in line and needle in line and "sgmcmc-verify run ewsg.fig1a" in line, line
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--results", str(root), "--no-progress"]) == 0  # the repair
+    assert _report(root) == 0
+
+
+def test_an_edited_cache_manifest_is_recomputed(tmp_path, tiny_reference):
+    run_experiment(TINY, "smoke", results_root=tmp_path)
+    _edit_manifest(_entry(tmp_path) / "manifest.json", lambda m: m["settings"].update(rows=40))
+    log = []
+    assert run_experiment(TINY, "smoke", results_root=tmp_path, log=log.append)["cached"] is False
+    assert any("not the key" in line for line in log), log
+    assert _published(tmp_path) == tiny_reference
+
+
+def test_figures_never_draw_a_csv_whose_manifest_is_missing(fig1a_copy, tmp_path, capsys):
+    """A full disk during publish leaves the CSV without its manifest: it was drawn while the log said it was not."""
+    root, _ = fig1a_copy
+    (root / "ewsg" / "ewsg.fig1a.manifest.json").unlink()
+    assert main(["figures", "--results", str(root), "--out", str(tmp_path / "o")]) == 0
+    assert not (tmp_path / "o" / "ewsg" / "fig1a.png").exists()
+    err = capsys.readouterr().err
+    assert "ewsg: no results for" in err and "ewsg.fig1a" in err
+
+
+def _other_runs_numbers(csv: Path) -> None:
+    """Rewrite ``fig1a.csv`` as another run would have it: SGLD's KL a thousand times smaller."""
+    lines = csv.read_text().splitlines(keepends=True)
+    h = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    cols = lines[h].strip().split(",")
+    k, lab = cols.index("kl"), cols.index("label")
+    for i in range(h + 1, len(lines)):
+        f = lines[i].rstrip("\r\n").split(",")
+        if f[lab] == "SGLD":
+            f[k] = repr(float(f[k]) / 1000)
+            lines[i] = ",".join(f) + "\r\n"
+    csv.write_text("".join(lines))
+
+
+def test_report_pairs_a_manifest_only_with_the_numbers_it_verified(fig1a_copy):
+    """A run publishing into the directory while ``report`` reads it could pair one run's label with another run's
+    numbers: here the CSV is replaced after the verification, just before the claim reads it."""
+    import dataclasses
+
+    from sgmcmc_verify.ledger.claims import get
+    from sgmcmc_verify.ledger.report import _jsonable, evaluate
+
+    root, _ = fig1a_copy
+    claim = get("ewsg.fig1a.ewsg_most_accurate")
+    clean = evaluate([claim], root)[0]
+
+    def publish_meanwhile(d):
+        _other_runs_numbers(root / "ewsg" / "fig1a.csv")
+        return claim.evaluate(d)
+
+    raced = evaluate([dataclasses.replace(claim, evaluate=publish_meanwhile)], root)[0]
+    assert raced["measured"] == clean["measured"] and raced["status"] == clean["status"]
+    assert _jsonable(claim.evaluate(root).measured) != clean["measured"]   # control: those numbers change the result
+
+
+def test_a_claim_reading_a_file_it_does_not_declare_fails_naming_it(fig1a_copy):
+    """Negative control of the read spy below: a claim declaring ewsg.fig1a but reading fig1b.csv."""
+    import dataclasses
+
+    from sgmcmc_verify.ledger.claims import get
+    from sgmcmc_verify.ledger.report import ClaimEvaluationError, evaluate
+    from sgmcmc_verify.store.io import read_csv
+
+    root, _ = fig1a_copy
+    shutil.copy(root / "ewsg" / "fig1a.csv", root / "ewsg" / "fig1b.csv")
+    claim = dataclasses.replace(get("ewsg.fig1a.ewsg_most_accurate"),
+                                evaluate=lambda d: read_csv(Path(d) / "ewsg" / "fig1b.csv") and get(
+                                    "ewsg.fig1a.ewsg_most_accurate").evaluate(d))
+    with pytest.raises(ClaimEvaluationError, match="declare the experiment") as e:
+        evaluate([claim], root)
+    assert str(root / "ewsg" / "fig1b.csv") in str(e.value)
+
+
+def test_every_claim_reads_only_files_its_declared_experiments_write(smoke_results):
+    """A spy on every file opened while each claim of the smoke ledger is evaluated straight from the results
+    directory: under it, a claim may open only its declared experiments' outputs and manifests (two claims read
+    ewsg/split.json without declaring ewsg.bias_split)."""
+    import os
+    import sys
+
+    from sgmcmc_verify.ledger.claims import all_claims
+    from sgmcmc_verify.store.cache import check_manifest
+
+    root = str(Path(smoke_results).resolve())
+    opened, spying = [], [False]
+
+    def hook(event, args):
+        if spying[0] and event == "open" and isinstance(args[0], (str, bytes, Path)):
+            p = os.fsdecode(args[0])
+            if os.path.abspath(p).startswith(root + os.sep):
+                opened.append(os.path.abspath(p))
+
+    sys.addaudithook(hook)   # audit hooks cannot be removed: this one records only while ``spying``
+    undeclared = {}
+    for c in all_claims():
+        if not c.experiments:
+            continue
+        allowed = set()
+        for e in c.experiments:
+            paper = e.split(".", 1)[0]
+            mp = Path(root) / paper / f"{e}.manifest.json"
+            allowed |= {str(mp)} | {str(Path(root) / paper / o) for o in check_manifest(mp, e)["outputs"]}
+        opened.clear()
+        spying[0] = True
+        try:
+            c.evaluate(Path(smoke_results))
+        finally:
+            spying[0] = False
+        extra = sorted(set(opened) - allowed)
+        if extra:
+            undeclared[c.id] = [os.path.relpath(p, root) for p in extra]
+    assert undeclared == {}
+
+
+def test_a_fifo_in_place_of_a_manifest_is_refused_not_waited_on(fig1a_copy, tmp_path):
+    """A FIFO where a manifest should be hung ``report`` and ``figures`` (a child process, bounded in time)."""
+    import os
+
+    root, _ = fig1a_copy
+    mp = root / "ewsg" / "ewsg.fig1a.manifest.json"
+    mp.unlink()
+    os.mkfifo(mp)
+    env = dict(os.environ, PYTHONPATH=str(TESTS_DIR.parent))
+    for argv in (REPORT_ARGV + ["--results", str(root), "--out", str(tmp_path / "o")],
+                 ["figures", "ewsg", "--results", str(root), "--out", str(tmp_path / "o")]):
+        try:
+            child = subprocess.run([sys.executable, "-c", "import sys; from sgmcmc_verify.cli import main; "
+                                    "sys.exit(main(sys.argv[1:]))", *argv], capture_output=True, text=True,
+                                   timeout=CHILD_TIMEOUT, env=env)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{argv[0]} hung on a FIFO in place of {mp}")
+        err = [line for line in child.stderr.splitlines() if line.strip()]
+        assert child.returncode == 2 and len(err) == 1 and str(mp) in err[0] and "FIFO" in err[0], child.stderr
+
+
+def _report_outputs(root: Path) -> dict:
+    out = root / "o"
+    files = [root / "claims.json", out / "REPORT.md", out / "REPORT.html", *sorted((out / "report").rglob("*"))]
+    return {str(f.relative_to(root)): f.read_bytes() for f in files if f.is_file()}
+
+
+def test_a_report_stopped_while_writing_leaves_the_previous_one_whole(fig1a_copy, monkeypatch, capsys):
+    """A kill or a full disk during ``report`` left claims.json, REPORT.md and the site disagreeing."""
+    import errno
+
+    from sgmcmc_verify.ledger import report, site
+
+    root, _ = fig1a_copy
+    assert _report(root) == 0
+    before = _report_outputs(root)
+    assert "claims.json" in before and "o/REPORT.md" in before and "o/report/ewsg.html" in before
+
+    def full_disk(records, meta, out_dir="figures/out", dest=None, **kw):
+        site.write_text(Path(dest or out_dir) / "report" / "ewsg.html", "<html>half</html>")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(report, "write_site", full_disk)
+    time.sleep(1.1)   # a second later: a rewritten claims.json would differ in its time stamp
+    assert _report(root) == 2
+    assert _report_outputs(root) == before
+    monkeypatch.undo()
+    assert _report(root) == 0                                   # the next report replaces all of them
+    after = _report_outputs(root)
+    rid = json.loads(after["claims.json"])["meta"]["report_id"]
+    assert rid in after["o/REPORT.md"].decode() and after["claims.json"] != before["claims.json"]
+    assert not list((root / "o").glob(".report-*"))
+
+
+def test_a_report_killed_during_the_renames_is_completed_by_the_next(fig1a_copy, monkeypatch):
+    from sgmcmc_verify.ledger import report
+
+    root, _ = fig1a_copy
+    assert _report(root) == 0
+    real = report.recover_report
+    monkeypatch.setattr(report, "recover_report", lambda out: False)   # killed after the journal, before renaming
+    assert _report(root) == 0
+    staged = json.loads((root / "o" / ".report-commit.json").read_text())
+    assert (root / "o" / staged["stage"] / "claims.json").is_file()
+    assert real(root / "o") is True
+    after = _report_outputs(root)
+    rid = json.loads(after["claims.json"])["meta"]["report_id"]
+    assert rid == staged["report_id"] and rid in after["o/REPORT.md"].decode()
+
+
+# ---- 11. issue #28: a safe report site ---------------------------------------------------------------------
+
+def _record(**kw) -> dict:
+    r = {"id": "p.c1", "paper": "p", "source": "s.txt, Thm 1", "statement": "a statement", "expected": "e",
+         "tolerance": "t", "status": "held", "label": "held", "detail": "d", "line": "measured d against expected e",
+         "measured": {}, "figure": None, "experiments": ["p.e"], "scale": ["smoke"], "seed": {"p.e": 0}}
+    r.update(kw)
+    return r
+
+
+_META = {"generated": "t", "git": {"commit": "abc", "dirty": False}, "counts": {}, "counts_by": None}
+
+
+def _hrefs(html: str) -> list[str]:
+    import re
+
+    return re.findall(r'(?:href|src)="([^"]*)"', html)
+
+
+def test_an_audit_named_javascript_links_relatively(tmp_path):
+    from urllib.parse import urlparse
+
+    from sgmcmc_verify.ledger.site import write_site
+
+    out = tmp_path / "o"
+    a = out / "audit" / "javascript:alert(1)"
+    a.mkdir(parents=True)
+    (a / "index.html").write_text("<title>x</title>")
+    pages = write_site([_record()], _META, out)
+    for page in pages:
+        for h in _hrefs(page.read_text()):
+            u = urlparse(h)
+            assert not u.scheme and not u.netloc and not h.startswith("/"), (page.name, h)
+    assert "audit/javascript%3Aalert%281%29/index.html" in pages[0].read_text()
+
+
+def test_the_audit_index_links_a_javascript_name_relatively(tmp_path):
+    from urllib.parse import urlparse
+
+    from sgmcmc_verify.figures.audit import _INDEX, _env
+
+    html = _env().from_string(_INDEX).render(samplers=[{"name": "javascript:alert(1)", "scale": "smoke",
+                                                        "passed": "1/1", "flagged": [], "other": ""}])
+    hrefs = [h for h in _hrefs(html) if "alert" in h]
+    assert hrefs and all(not urlparse(h).scheme for h in hrefs), hrefs
+
+
+def test_a_crafted_claims_json_cannot_write_outside_the_report_directory(tmp_path):
+    from sgmcmc_verify.ledger.site import render_site_from_json
+
+    out = tmp_path / "site" / "o"
+    cj = tmp_path / "claims.json"
+    cj.write_text(json.dumps({"meta": _META, "claims": [_record(paper="../../../escaped")]}))
+    pages = render_site_from_json(cj, out)
+    written = {p for p in tmp_path.rglob("*") if p.is_file()} - {cj}
+    assert all(out in p.parents for p in written), sorted(map(str, written))
+    assert all(out in p.resolve().parents for p in pages)
+    cj.write_text(json.dumps({"meta": _META, "claims": [_record(figure="../../../outside.png")]}))
+    (tmp_path / "outside.png").write_bytes(b"")
+    with pytest.raises(ValueError, match="outside.png"):
+        render_site_from_json(cj, out)
+
+
+def test_markdown_output_escapes_user_strings():
+    from sgmcmc_verify.ledger.claims import STATUSES
+    from sgmcmc_verify.ledger.report import report_markdown
+
+    evil = "[click](javascript:alert(1)) <img src=x onerror=alert(1)> | cell"
+    md = report_markdown([_record(statement=evil, line=evil, id="p.c1<script>", figure="p/f](javascript:x).png")],
+                         dict(_META, counts_by={g: {s: 0 for s in STATUSES} for g in ("paper", "substitute data", "our design", "toolkit")}))
+    import re
+
+    assert "<img" not in md and "<script>" not in md and not re.search(r"(?<!\\)\]\(javascript:", md)
+    assert "\\[click\\](javascript:alert(1)) &lt;img src=x onerror=alert(1)&gt; \\| cell" in md
+
+
+def _png(path: Path, color, size=(64, 48)) -> None:
+    from PIL import Image
+
+    Image.new("RGB", size, color).save(path)
+
+
+def test_thumbnails_follow_the_figures_bytes_not_their_times_and_are_0644(tmp_path):
+    """A figure replaced by a copy that keeps an older time (``cp -p``, ``rsync -a``, clock skew) kept its stale
+    thumbnail, written with mode 0600."""
+    import os
+    import re
+
+    from PIL import Image
+
+    from sgmcmc_verify.ledger.site import write_site
+
+    out = tmp_path / "o"
+    (out / "p").mkdir(parents=True)
+    fig = out / "p" / "f.png"
+    _png(fig, (255, 0, 0))
+    rec = _record(figure="p/f.png")
+    write_site([rec], _META, out)
+    old = fig.stat().st_mtime - 3600
+    _png(fig, (0, 0, 255))
+    os.utime(fig, (old, old))
+    page = write_site([rec], _META, out)[1].read_text()
+    (thumb,) = re.findall(r'src="(thumbs/[^"]+)"', page)
+    with Image.open(out / "report" / thumb) as im:
+        assert im.convert("RGB").getpixel((1, 1)) == (0, 0, 255)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert (out / "report" / thumb).stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+# ---- 12. issue #28: --n-jobs capped at the number of tasks; options without effect warn ---------------------
+
+@pytest.mark.parametrize("n_jobs", [8, -1])
+def test_n_jobs_is_capped_at_the_number_of_tasks(n_jobs, monkeypatch):
+    from sgmcmc_verify import runner
+
+    seen = []
+    real = runner.parallel_config
+
+    def spy(**kw):
+        seen.append(kw.get("n_jobs"))
+        return real(**kw)
+
+    monkeypatch.setattr(runner, "parallel_config", spy)
+    out = runner.run_tasks(abs, [(-1,), (-2,)], n_jobs=n_jobs, backend="threading")
+    assert list(out) == [1, 2] and seen == [2]
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (REPORT_ARGV + ["--scale", "paper"], "--scale paper has no effect with --no-run"),
+    (["run", "ewsg.fig1a", "--scale", "smoke", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler tcp://127.0.0.1:1 has "
+                                                                                    "no effect without --backend dask"),
+])
+def test_options_without_effect_warn(argv, needle, fig1a_copy, capsys):
+    root, _ = fig1a_copy
+    capsys.readouterr()
+    assert main(argv + ["--results", str(root), "--no-progress"] + (["--out", str(root / "o")] if argv[0] == "report"
+                                                                      else [])) == 0
+    assert needle in capsys.readouterr().err
+
+
+def test_a_run_with_a_changed_setting_is_not_taken_for_an_edited_manifest(fig1a_copy, capsys):
+    """Control for the scale check: ``run --set`` records its changes (``overrides``), which the check allows."""
+    root, _ = fig1a_copy
+    n = json.loads((root / "ewsg" / "ewsg.fig1a.manifest.json").read_text())["settings"]["realizations"]
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--set", f"realizations={n // 2}", "--results", str(root),
+                 "--no-progress"]) == 0
+    assert _report(root) == 0
