@@ -206,8 +206,10 @@ def _before_after(records: list[dict], previous: dict) -> list[dict]:
 
 
 def _read_previous(path: Path) -> dict:
+    from ..store.io import read_regular
+
     try:
-        js = json.loads(path.read_text())
+        js = json.loads(read_regular(path))   # a FIFO in its place is refused, not waited on
         return {c["id"]: c for c in js.get("claims", []) if isinstance(c, dict) and "id" in c}
     except (OSError, ValueError, AttributeError, TypeError):
         return {}
