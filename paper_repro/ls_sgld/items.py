@@ -9,8 +9,9 @@ P = "ls_sgld"
 ITEMS = [
     Item("§2.1, eq. (2.1)-(2.2), the FFT solve of A_σ u = v", "equation",
          "A_σ⁻¹v = ifft(fft(v)/(1 − σ fft(d))) for the periodic Laplacian", not_run=(
-             "implemented in sgmcmc_verify.integrators.smoothing.PeriodicSmoothing; tested against dense solves in "
-             "tests/verify/integrators/test_laplacian_smoothing.py; no ledger entry")),
+             "implemented in sgmcmc_verify.integrators.smoothing.PeriodicSmoothing (tests/verify/integrators/"
+             "test_laplacian_smoothing.py: the zero-temperature step, the 2-D operator, one step's noise covariance "
+             "2h/β A⁻¹); no ledger entry")),
     Item("Proposition 2.1", "proposition", "the stationary law of LS-LD (2.3) is ∝ exp(−βf)",
          entries=(f"{P}.prop2.1.invariant_law",)),
     Item("Algorithm 2.1 (LS-SGLD, eq. (2.5))", "algorithm", "x' = x − η A_σ⁻¹ g + √(2η/β) A_σ^{−1/2} ε, uniform minibatch",
@@ -18,8 +19,8 @@ ITEMS = [
                   "exactly by the Theorem 3.3 study (ls_sgld.thm3.3.*); no entry of its own")),
     Item("Lemmas 2.2-2.5, eq. (2.7)-(2.8), Remark 2.6", "lemma",
          "circulant eigenvectors, inverse and square root by FFT", not_run=(
-             "textbook facts (cited); the square-root solve A_σ^{−1/2} is implemented in PeriodicSmoothing and "
-             "tested against scipy.linalg.sqrtm in tests/verify/integrators/test_laplacian_smoothing.py")),
+             "textbook facts (cited); the square-root solve A_σ^{−1/2} is implemented in PeriodicSmoothing, its noise "
+             "covariance checked in tests/verify/integrators/test_laplacian_smoothing.py")),
     Item("Assumptions 1-4, Definition 3.1, Proposition 3.2", "assumption",
          "dissipativity, smoothness, bounded variance, convexity; LSI", not_run=(
              "hypotheses and a cited result: nothing to measure; the §4.1.2 constants are checked in "
