@@ -27,7 +27,7 @@ ITEMS = [
              "tests/verify/estimators/test_variance_reduced.py::test_hybrid_recursion_matches_equation_7")),
     Item("Eqs. (4)-(6) and Lemma 1 (the exponential integrator)", "lemma",
          "one step is the exact solution of the ULD SDE with frozen gradient; noise covariances (6)", not_run=(
-             "implemented in sgmcmc_verify.integrators (ExponentialIntegrator); tests/verify/integrators/"
+             "implemented in sgmcmc_verify.integrators.exponential.ExponentialIntegrator; tests/verify/integrators/"
              "test_exponential.py checks the noise covariance (6) (test_noise_empirical_covariance_matches_eq6, with "
              "an uncorrelated-noise plant caught), the zero-noise semigroup and the ODE solution; no ledger entry")),
     Item("Algorithm 1 and eq. (7) (the hybrid estimator)", "algorithm",
@@ -71,7 +71,7 @@ ITEMS = [
              "absent: the Table 2 study tunes SRVR-HMC over a grid but no entry reads its sensitivity; listed as "
              "absent by issue #25")),
     Item("Remark 2", "remark", "u = 1 and γ from e^{−γη} = 0.9", not_run=(
-        "a convention, implemented as sgmcmc_verify.integrators friction_for_decay (tests/verify/integrators/"
+        "a convention, implemented as sgmcmc_verify.integrators.exponential.friction_for_decay (tests/verify/integrators/"
         "test_exponential.py::test_friction_for_decay_remark2); every HSG-HMC, SRVR-HMC and SG-UL-MCMC run uses it")),
     Item("Figure 1", "figure", "SRVR-HMC and HSG-HMC explore both modes; the others concentrate on one",
          entries=(f"{P}.fig1.vr_methods_explore_both_modes",)),
