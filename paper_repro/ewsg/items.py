@@ -39,7 +39,9 @@ ITEMS = [
          "the index chain with acceptance (6) has the weights (4) as its stationary law", not_run=(
              "implemented in sgmcmc_verify.samplers.ewsg (index_chain_length M); tests/analytic/test_ewsg_theory.py::"
              "test_metropolis_law_matches_an_explicit_transition_matrix_and_leaves_weights_4_invariant checks the "
-             "M-step law against an explicit transition matrix and that (4) is invariant; no ledger entry")),
+             "M-step law against an explicit transition matrix and that (4) is invariant, tests/verify/estimators/"
+             "test_ewsg.py::test_index_chain_sampled_law_matches_exact_enumeration the sampled law (the uniform law "
+             "rejected); no ledger entry")),
     Item("Algorithm 1 (EWSG)", "algorithm", "M + 1 gradients per step, Metropolis index chain, one EM step",
          not_run=(
              "implemented as sgmcmc_verify.samplers.ewsg; tests/analytic/test_ewsg_kernel.py::"
@@ -86,9 +88,10 @@ ITEMS = [
          entries=(f"{P}.appF.eq13.friction_restores_stationary_law",)),
     Item("Algorithm 2 (EWSG-VR)", "algorithm", "SVRG estimate of cov[n∇V_I], friction Γ_k, calibration every L passes",
          not_run=(
-             "implemented as sgmcmc_verify.samplers.ewsg_vr; tests/papers/ewsg/test_appendix.py::"
-             "test_ewsg_selection_applies_the_ewsg_vr_correction_to_first_order checks its selection correction; "
-             "run by the Fig. 4/5 entries; no entry of its own")),
+             "implemented as sgmcmc_verify.samplers.ewsg_vr; tests/verify/estimators/test_ewsg_vr.py checks the "
+             "moment updates of lines 16-19, the calibration moments, the data-pass count and (with a doubled "
+             "correction caught) the corrected friction's exact stationary variance; run by the Fig. 4/5 entries; "
+             "no entry of its own")),
     Item("Appendix F, Fig. 4 (accuracy)", "figure", "EWSG-VR achieves better KL than EWSG",
          entries=(f"{P}.fig4.ewsg_vr_most_accurate", f"{P}.fig4.ewsg_vr_most_accurate.smaller_h")),
     Item("Appendix F, Fig. 4 (speed)", "figure", "EWSG-VR is significantly faster than FG",

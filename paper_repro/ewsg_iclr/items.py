@@ -20,9 +20,11 @@ ITEMS = [
          "decided there)", entries=("ewsg.thm4.2.tail_bound",)),
     Item("§4.3, eq. (5) (the Metropolis index chain)", "equation",
          "the index chain with acceptance (5) has the weights (4) as its stationary law", not_run=(
-             "implemented in sgmcmc_verify.samplers.ewsg (and paper_repro/ewsg_iclr/index_chain.py); "
+             "implemented in sgmcmc_verify.samplers.ewsg (index law: estimators.EWSGIndexChain); "
              "tests/analytic/test_ewsg_theory.py::test_metropolis_law_matches_an_explicit_transition_matrix_and_"
-             "leaves_weights_4_invariant checks the M-step law and the invariance of (4); no ledger entry")),
+             "leaves_weights_4_invariant checks the M-step law and the invariance of (4), tests/verify/estimators/"
+             "test_ewsg.py::test_index_chain_sampled_law_matches_exact_enumeration the sampled law; the M-dependence "
+             "is measured by the Figs. 1d-e entries; no entry of its own")),
     Item("Algorithm 1 (EWSG)", "algorithm", "M + 1 gradients per step, Metropolis index chain, one EM step", not_run=(
         "implemented as sgmcmc_verify.samplers.ewsg; tests/analytic/test_ewsg_kernel.py::"
         "test_one_ewsg_step_has_the_mixture_law_of_the_exact_index_law checks one step's law exactly; run by every "

@@ -71,8 +71,10 @@ ITEMS = [
              "absent: the Table 2 study tunes SRVR-HMC over a grid but no entry reads its sensitivity; listed as "
              "absent by issue #25")),
     Item("Remark 2", "remark", "u = 1 and γ from e^{−γη} = 0.9", not_run=(
-        "a convention, implemented as sgmcmc_verify.integrators.exponential.friction_for_decay (tests/verify/integrators/"
-        "test_exponential.py::test_friction_for_decay_remark2); every HSG-HMC, SRVR-HMC and SG-UL-MCMC run uses it")),
+        "a convention: the default friction of sgmcmc_verify.samplers.hsg_hmc / srvr_hmc / sg_ul_mcmc "
+        "(friction=None → integrators.exponential.friction_for_decay; tests/verify/integrators/test_exponential.py::"
+        "test_friction_for_decay_remark2 and ::test_defaults_remark2_and_sg_ul_mcmc); the Lemma 3 entries run it "
+        "beside a fixed γ")),
     Item("Figure 1", "figure", "SRVR-HMC and HSG-HMC explore both modes; the others concentrate on one",
          entries=(f"{P}.fig1.vr_methods_explore_both_modes",)),
     Item("Figure 1 text ('the sample complexity of HSG-HMC is much lower')", "claim",
