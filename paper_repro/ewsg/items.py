@@ -33,6 +33,11 @@ ITEMS = [
     Item("Remark 1 (2nd term vs 3rd term); §4.4 'its effect is dominated by the variance effect'", "remark",
          "for moderate T the h/T term exceeds the O(h²) term (the small bias is dominated by the variance)",
          entries=(f"{P}.remark1.term2_dominates_term3.ewsg", f"{P}.remark1.term2_dominates_term3.sghmc")),
+    Item("Remark 1 ('with or without bias, the 3rd term remains O(h²)')", "remark",
+         "the bias of EWSG's approximations does not change the h² order of the long-run error",
+         entries=(f"{P}.thm4.3.term3.ewsg_slope_readable", f"{P}.thm4.3.term3.sghmc_same_fit")),
+    Item("§4.4 and §5.1 ('approximations due to M and x are not detrimental to the theory')", "claim",
+         "Algorithm 1 with M = 1 and the recommended x still follows (5)", entries=(f"{P}.thm4.3.joint",)),
     Item("Remark 2", "remark", "relation to the literature; with unbiased SG the bound reduces to [41, 11]", not_run=(
         "a statement about other papers' bounds: nothing to measure")),
     Item("§4.4, eq. (6) (the Metropolis index chain)", "equation",

@@ -36,6 +36,8 @@ ITEMS = [
          entries=(f"{P}.thm4.term2", f"{P}.thm4.term2.ewsg_variance", f"{P}.thm4.term2.sghmc_variance")),
     Item("Theorem 4, third term; Fig. 1l", "figure", "the final MSE scales like h², even for large h",
          entries=(f"{P}.thm4.term3", f"{P}.thm4.term3.sghmc_exact")),
+    Item("§5.1 ('the performance of Algorithm 1 is still approximated by Theorem 4, even when M = 1')", "claim",
+         "the practical algorithm follows (6)", entries=(f"{P}.thm4.joint",)),
     Item("Remark after Theorem 4", "remark", "relation to Mattingly et al., Vollmer et al., Chen et al.", not_run=(
         "a statement about other papers' proofs: nothing to measure")),
     Item("§4.4, 'the 2nd term is generally larger than the 3rd'", "claim",
