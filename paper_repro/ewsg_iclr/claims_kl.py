@@ -1,5 +1,5 @@
-"""The EWSG conference text's KL-panel claims (seed ``003_19372d6d86d2623b.txt``, §5.1): Figs. 1a, 1b, 1c and the
-best-M study of Figs. 1g–i.
+"""The EWSG conference text's KL-panel claims (seed ``003_19372d6d86d2623b.txt``, §5.1): Figs. 1a, 1b, 1c, the
+best-M study of Figs. 1g–i, and the paragraph on M's "comparable speed with minibatch b/(M + 1)".
 
 Extractors read ``results/ewsg_iclr/`` (written by :mod:`sgmcmc_verify.paper_repro.ewsg_iclr.kl_panels` and
 :mod:`~sgmcmc_verify.paper_repro.ewsg_iclr.autocorrelation`) and return measurements; the rules of
@@ -16,8 +16,8 @@ from sgmcmc_verify.paper_repro.ewsg.extract import last_checkpoints
 
 from .claims_common import claim, rows, setting
 
-__all__ = ["CLAIMS", "equal_tau_comparison", "first_pass_progress", "SPEED_MARGIN", "matched_minibatch_progress", "PAPER_M_GRID", "PAPER_EWSG_STEP", "MIN_DRAWS",
-           "best_m_configs", "BEST_M_READINGS"]
+__all__ = ["CLAIMS", "equal_tau_comparison", "first_pass_progress", "SPEED_MARGIN", "matched_minibatch_progress",
+           "PAPER_M_GRID", "PAPER_EWSG_STEP", "MIN_DRAWS", "best_m_configs", "BEST_M_READINGS"]
 
 #: The M values the verdicts compare (the journal's Fig. 1c grid; "increases to 19" names 19, "M = 1" is the default).
 PAPER_M_GRID = (0, 1, 9, 19)
@@ -56,6 +56,9 @@ def first_pass_progress(curve, realizations, passes=SPEED_PASSES) -> Estimate:
         The rows of one run (``passes``, ``kl``, ``kl_se``).
     realizations : int
         Independent realizations behind each KL.
+
+    passes : float
+        Where the progress is read (default :data:`SPEED_PASSES`).
 
     Raises
     ------
