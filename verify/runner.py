@@ -169,10 +169,10 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
         raise ValueError(f"keep_last must be <= the number of steps {total}, got {keep_last}")
     if engine not in ("numpy", "compiled", "auto"):
         raise ValueError(f"engine must be 'numpy', 'compiled' or 'auto', got {engine!r}")
-    if engine == "auto":
-        from .integrators.compiled import choose_engine
+    if engine == "auto":  # the sampler says which engine wins for its chain count (Integrator.engine_for)
+        pick = getattr(sampler, "engine_for", None)
         simple = unit == "steps" and not (time_average or keep_last or trace_info)
-        engine = choose_engine(sampler, state.position.shape[0]) if simple else "numpy"
+        engine = pick(state.position.shape[0]) if (simple and callable(pick)) else "numpy"
     if engine == "compiled" and (unit != "steps" or time_average or keep_last or trace_info):
         raise ValueError("engine='compiled' needs unit='steps' and no time_average, keep_last or trace_info")
     observe = dict(observe or {})

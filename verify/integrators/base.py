@@ -166,6 +166,12 @@ class Integrator(abc.ABC):
         from .compiled import advance
         return advance(self, state, rng, steps)
 
+    def engine_for(self, chains: int) -> str:
+        """``"compiled"`` or ``"numpy"``: the faster engine for ``chains`` chains
+        (:func:`sgmcmc_verify.integrators.compiled.choose_engine`; what ``run_chains(engine="auto")`` uses)."""
+        from .compiled import choose_engine
+        return choose_engine(self, chains)
+
     def _diverged(self, state, *arrays):
         """Raise the :class:`DivergenceError` of ``state.step`` for the non-finite chains of ``arrays``."""
         raise DivergenceError(self.name, state.step, self.settings(), nonfinite_chains(*arrays))
