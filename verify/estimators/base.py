@@ -189,9 +189,9 @@ def minibatch_gradient(target, position: np.ndarray, idx: np.ndarray) -> np.ndar
 
 
 def _zero_prior(target) -> bool:
-    """Whether ``target``'s class uses a ``prior_gradient`` marked ``returns_zeros`` (``CentersTarget``'s, not
-    overridden: an override is a new function without the mark)."""
-    return bool(getattr(getattr(type(target), "prior_gradient", None), "returns_zeros", False))
+    """Whether ``target``'s prior gradient is :class:`~sgmcmc_verify.targets.base.CentersTarget`'s zeros (not overridden):
+    that method carries the mark ``zero_prior`` (estimators do not import targets)."""
+    return bool(getattr(getattr(type(target), "prior_gradient", None), "zero_prior", False))
 
 
 def sum_data_gradients(target, position: np.ndarray, idx: np.ndarray) -> np.ndarray:

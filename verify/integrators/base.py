@@ -166,9 +166,9 @@ class Integrator(abc.ABC):
         from .compiled import advance
         return advance(self, state, rng, steps)
 
-    def engine_for(self, chains: int) -> str:
-        """``"compiled"`` or ``"numpy"``: the faster engine for ``chains`` chains
-        (:func:`sgmcmc_verify.integrators.compiled.choose_engine`; what ``run_chains(engine="auto")`` uses)."""
+    def choose_engine(self, chains: int) -> str:
+        """``"compiled"`` where the compiled kernel beats the NumPy step for ``chains`` chains, else ``"numpy"``
+        (:func:`sgmcmc_verify.integrators.compiled.choose_engine`; what ``run_chains(engine="auto")`` asks)."""
         from .compiled import choose_engine
         return choose_engine(self, chains)
 

@@ -145,4 +145,5 @@ class CentersTarget:
         """No prior: ``∇V_0 = 0``."""
         return np.zeros_like(theta)
 
-    prior_gradient.returns_zeros = True  # the estimators add it as + 0.0 (sgmcmc_verify.estimators.base.minibatch_gradient)
+    #: marks this method as the zero prior (an estimator may skip adding it; an override has no such mark)
+    prior_gradient.zero_prior = True
