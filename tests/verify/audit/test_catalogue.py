@@ -111,7 +111,7 @@ def test_an_exception_inside_one_check_is_a_finding_of_that_check(tmp_path):
 @pytest.mark.statistical(pair="audit.catalogue")
 @pytest.mark.parametrize("name", ["SGLD", "SGHMC"])
 def test_a_correct_sampler_moves_and_reaches_its_law_from_a_displaced_start(name):
-    # SGHMC (γ = 15) is the slowest-mixing family of the toolkit: τ ≈ 30/λ_min, 13 τ in the smoke window
+    # SGHMC (γ = 15) is the slowest-mixing family of the toolkit: τ ≈ 30/λ_min, 26 τ in the smoke window
     p, _ = toolkit_audit()[name]
     res = mixing_check(samplers.SAMPLERS[name], p, smoke(21))
     assert res.status == "pass", res.detail
