@@ -59,9 +59,12 @@ bench: $(STAMP)
 	$(PY) bench/bench_flymc.py
 	$(PY) bench/bench_cnn.py
 
-## make test-peers: install the optional peers extra (blackjax, JAX CPU) and run the adapter tests (tests/peers/)
+## make test-peers: install the optional peer extras (blackjax and SGMCMCJax on JAX CPU, posteriors on PyTorch CPU) and
+## run the adapter tests (tests/peers/). torch==2.13.0 is asked for first, alone: on this machine pip takes its CPU wheel
+## from the local disk, and posteriors' torch>=2.0 is then satisfied (a plain `torch` would download a CUDA build)
 test-peers: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,peers]'
+	$(PY) -m pip install --quiet 'torch==2.13.0'
+	$(PY) -m pip install --quiet -e '.[test,peers,peers-torch,peers-jax]'
 	SGMCMC_TEST_PEERS=1 $(PY) -m pytest -q tests/peers
 
 ## make report-check: re-render the report site from results/claims.json, check every link and image, open the

@@ -1,7 +1,7 @@
 """LS-SGLD (seed ``004_8438bd4b543e0fc4.txt``) figures, drawn from ``results/ls_sgld/`` only.
 
 ``sgmcmc-verify figures ls_sgld`` writes
-``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig3``, ``fig3_exact``, ``fig4`` (PNG + PDF) for whichever result
+``table1``, ``thm33``, ``prop21``, ``table3``, ``fig1``, ``fig3``, ``fig3_exact``, ``fig4``, ``fig5`` (PNG + PDF) for whichever result
 files exist.
 """
 from __future__ import annotations
@@ -198,6 +198,30 @@ def _fig4(res, out):
     return _save(fig, out, "fig4")
 
 
+def _fig5(res, out):
+    rows = read_csv(res / "fig5.csv")
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+    for ax, col, lab in zip(axes, ("train_nll", "train_acc", "test_nll", "test_acc"),
+                            ("train NLL (nats per datum)", "train accuracy", "test NLL (nats per datum)",
+                             "test accuracy")):
+        for name in _COL:
+            rr = [r for r in rows if r["sampler"] == name]
+            if not rr:
+                continue
+            it = np.array([r["iteration"] for r in rr])
+            y = np.array([r[col] for r in rr])
+            se = np.array([r[col + "_se"] for r in rr])
+            ax.plot(it, y, color=_COL[name], label=f"{name} (η={rr[0]['step_size']:.3g})")
+            ax.fill_between(it, y - se, y + se, color=_COL[name], alpha=0.2)
+        ax.set_xlabel("iteration")
+        ax.set_ylabel(lab)
+        ax.legend(fontsize=6, frameon=False)
+    fig.suptitle(f"Bayesian CNN (d = {rows[0]['dim']}) on the MNIST subset (paper: full MNIST), running mean of "
+                 "samples after burn-in", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    return _save(fig, out, "fig5")
+
+
 def _fig3(res, out):
     rows = read_csv(res / "fig3.csv")
     ex = read_json(res / "fig3.json")
@@ -305,7 +329,8 @@ def _table2(res, out):
 PANELS = ((("table2.csv",), _table2), (("fig3.csv", "fig3.json"), _fig3),
           (("fig3_exact.csv", "fig3_exact.json"), _fig3_exact), (("table1.csv",), _table1),
           (("thm33.json", "thm33.csv", "thm33_gamma.csv"), _thm33), (("prop21.json",), _prop21),
-          (("table3.csv",), _table3), (("fig1.csv", "fig1_samples.csv"), _fig1), (("fig4.csv",), _fig4))
+          (("table3.csv",), _table3), (("fig1.csv", "fig1_samples.csv"), _fig1), (("fig4.csv",), _fig4),
+          (("fig5.csv",), _fig5))
 
 
 @draws_results

@@ -518,6 +518,17 @@ def _n_jobs(n: int) -> int:
     return n
 
 
+def _warn_ignored_options(a, argv, log) -> None:
+    """Warn about options that the command line gives but that have no effect (#28): ``--scale`` with ``--no-run``
+    (stored results are evaluated at the scale they were run), ``--scheduler`` without ``--backend dask``."""
+    given = {t.split("=", 1)[0] for t in (sys.argv[1:] if argv is None else argv) if t.startswith("--")}
+    if getattr(a, "no_run", False) and "--scale" in given:
+        log(f"warning: --scale {a.scale} has no effect with --no-run: the stored results are evaluated at the scale "
+            "they were run at (each record names it)")
+    if getattr(a, "scheduler", None) and getattr(a, "backend", None) != "dask":
+        log(f"warning: --scheduler {a.scheduler} has no effect without --backend dask; ignored")
+
+
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr)
 
@@ -583,6 +594,7 @@ def main(argv=None) -> int:
     _merge_globals(a)
     log = _log
     try:
+        _warn_ignored_options(a, argv, log)
         code = _main(a, log)
         sys.stdout.flush()   # a closed pipe shows here, inside the handler, not at interpreter exit
         return code

@@ -21,7 +21,7 @@ import contextlib
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from .errors import DivergenceError, check_nonnegative_int, check_positive_int
 
@@ -119,7 +119,8 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
         ``"compiled"``: the stretches between checkpoints in one ``sampler.advance(state, rng, k)`` call
         (:func:`sgmcmc_verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
         single chains; needs ``unit="steps"``, no ``time_average``, ``keep_last`` or ``trace_info``.
-        ``"auto"``: ``"compiled"`` where it is faster (:func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
+        ``"auto"``: ``"compiled"`` where it is faster (the sampler's ``choose_engine``,
+        :func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
         a kernel exists and chains × b is small) and the run allows it, else ``"numpy"``; the same numbers.
 
     Returns
@@ -170,9 +171,9 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     if engine not in ("numpy", "compiled", "auto"):
         raise ValueError(f"engine must be 'numpy', 'compiled' or 'auto', got {engine!r}")
     if engine == "auto":
-        from .integrators.compiled import choose_engine
         simple = unit == "steps" and not (time_average or keep_last or trace_info)
-        engine = choose_engine(sampler, state.position.shape[0]) if simple else "numpy"
+        chooser = getattr(sampler, "choose_engine", None)   # an Integrator's; the runner imports no integrator
+        engine = chooser(state.position.shape[0]) if simple and chooser is not None else "numpy"
     if engine == "compiled" and (unit != "steps" or time_average or keep_last or trace_info):
         raise ValueError("engine='compiled' needs unit='steps' and no time_average, keep_last or trace_info")
     observe = dict(observe or {})
@@ -325,9 +326,12 @@ def _timed_call(fn, *args):
 def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None, groups=None) -> Iterator[Any]:
     """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers.
 
-    While :func:`keeping_chains` is active in this process, every call also returns its run_chains records, which
-    are collected here under the label ``<invocation>.<groups[i]>.<j>`` (``groups``: the study of each block).
+    ``n_jobs`` is capped at the number of calls (``-1``, every core, too): no worker is started that would get no
+    task (#28). While :func:`keeping_chains` is active in this process, every call also returns its run_chains
+    records, which are collected here under the label ``<invocation>.<groups[i]>.<j>`` (``groups``: the study of
+    each block).
     """
+    n_jobs = max(1, min(len(calls), effective_n_jobs(n_jobs)))
     if _COLLECTED is not None:
         collected = _COLLECTED
         inv = _INVOCATION[0]
@@ -345,12 +349,13 @@ def _parallel_results_timed(calls: Sequence[tuple], n_jobs: int, backend: str | 
     log = _TASK_LOG
     if log is not None and not (n_jobs == 1 and backend is None):
         import time
-        sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": time.time(), "tasks": []}
+        now = time.time()
+        sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": now, "end": now, "tasks": []}
+        log.append(sec)  # recorded up front: a consumer (zip) may stop without exhausting this generator
         for out, timing in _parallel_results_plain([(_timed_call,) + tuple(c) for c in calls], n_jobs, backend):
             sec["tasks"].append(timing)
+            sec["end"] = time.time()
             yield out
-        sec["end"] = time.time()
-        log.append(sec)
         return
     yield from _parallel_results_plain(calls, n_jobs, backend)
 

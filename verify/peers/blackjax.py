@@ -74,6 +74,17 @@ def _jax():
     return jax, jnp, blackjax
 
 
+def _jax_only():
+    """``(jax, jax.numpy)`` with float64 enabled (no blackjax needed); ``ImportError`` naming the extra if absent."""
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("JAX is needed: pip install -e '.[peers]' (or '.[peers-jax]')") from e
+    jax.config.update("jax_enable_x64", True)
+    return jax, jnp
+
+
 def jax_log_densities(target):
     """``(logprior_fn, loglikelihood_fn, data)`` of ``target`` in JAX, as blackjax's ``grad_estimator`` takes them.
 
@@ -102,7 +113,7 @@ def jax_log_densities(target):
     if not isinstance(target, kinds):
         raise ValueError(f"target must be one of {', '.join(k.__name__ for k in kinds)} for the blackjax adapter "
                          f"(a JAX log-likelihood is written only for those), got {type(target).__name__}")
-    _, jnp, _ = _jax()
+    _, jnp = _jax_only()
     data = jnp.asarray(target.centers, dtype=jnp.float64)
     if isinstance(target, AnisotropicGaussianMeansTarget):
         prec = jnp.asarray(target.precision, dtype=jnp.float64)
@@ -138,7 +149,7 @@ class BlackjaxState(NamedTuple):
     step: int
 
 
-def _batch(target, batch_size, estimator):
+def _batch(target, batch_size, estimator, who="blackjax"):
     """``b`` (an int) or ``None`` for the full data, from the factory's ``batch_size`` / ``estimator``."""
     if estimator is None:
         return check_positive_int("batch_size", batch_size)
@@ -147,7 +158,7 @@ def _batch(target, batch_size, estimator):
     if isinstance(estimator, UniformMinibatch) and estimator.replace:
         return estimator.batch_size
     raise ValueError(f"estimator must be None, FullGradient() or UniformMinibatch(b) with replacement for the "
-                     f"blackjax adapter, got {estimator!r}")
+                     f"{who} adapter, got {estimator!r}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -269,6 +269,10 @@ def _check_key(path, m: Mapping[str, Any], exp: Experiment | None) -> None:
     if cfg is None:
         raise ResultFileError(path, "corrupt manifest: overrides must be an object", repair)
     want = _jsonable(cfg.key_fields())
+    over = m.get("overrides") or {}
+    if not isinstance(over, dict):
+        raise ResultFileError(path, "corrupt manifest: overrides must be an object", repair)
+    want.update({k: _jsonable(v) for k, v in over.items() if k in want})   # `run --set` / `--seed`: named changes
     have = {k: m["settings"].get(k) for k in want}
     if json.dumps(want, sort_keys=True) != json.dumps(_jsonable(have), sort_keys=True):
         diff = sorted(k for k in want if json.dumps(want[k]) != json.dumps(_jsonable(have[k])))

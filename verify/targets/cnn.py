@@ -25,7 +25,7 @@ Gaussian prior of precision ``λ`` on every weight and bias.
 
 Convolutions are im2col products: the ``k×k×C`` patches of every position are gathered with
 :func:`numpy.lib.stride_tricks.sliding_window_view` and multiplied by the kernel as one float64 GEMM per chain
-(``np.matmul`` batched over chains); the backward pass is the transposed products and a ``k²``-term scatter
+(one 2-D ``matmul`` per chain, :func:`_bmm`); the backward pass is the transposed products and a ``k²``-term scatter
 (col2im). A minibatch of ``b`` data costs ``O(b)`` per chain whatever ``n`` is.
 
 References
@@ -37,7 +37,7 @@ Fig. 5 (Bayesian CNN); vrSG-MCMC, seed ``002_245183f35db8d795.txt``, §5 (CNN-4)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -51,6 +51,18 @@ __all__ = ["CNNClassifierTarget", "EWSG_CNN"]
 #: The EWSG journal text's CNN (§5.3): two 5×5 convolutions of 32 and 64 channels, each followed by 2×2 max
 #: pooling, two dense layers of 200, standard normal prior.
 EWSG_CNN = dict(conv_channels=(32, 64), kernel=5, pool=2, dense=(200, 200), prior_precision=1.0)
+
+
+def _bmm(a, b):
+    """``a @ b`` over a leading chain axis: one 2-D GEMM per chain (NumPy's stacked ``matmul`` does not call BLAS
+    for every shape; the 2-D call does), into one preallocated array."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.ndim != 3 or b.ndim != 3:
+        return np.matmul(a, b)
+    out = np.empty((a.shape[0], a.shape[1], b.shape[2]), dtype=np.result_type(a, b))
+    for i in range(a.shape[0]):
+        np.matmul(a[i], b[i], out=out[i])
+    return out
 
 
 def _tuple_of_positive_ints(name, value, allow_empty):
@@ -92,13 +104,24 @@ class CNNClassifierTarget:
     chunk_size : int, default 256
         Images per block in the full-data passes (:meth:`full_gradient`, :meth:`potential`,
         :meth:`log_proba`).
+    dense_activation : {"relu", "identity"}, default "relu"
+        Nonlinearity of the hidden dense layers ("identity": affine layers, as the LS-SGLD authors' LeNet, whose
+        ``fc_128`` feeds the softmax layer directly).
+    data_scale : float, default 1
+        ``s > 0`` multiplying every data term: ``V_i = s·(−log softmax(f(x_i))_{y_i})``. ``1`` is the posterior;
+        ``1/n`` is the mean loss that SG-MCMC code written as a PyTorch optimizer samples at its "learning rate"
+        (the posterior at temperature ``n``; see :mod:`sgmcmc_verify.paper_repro.ls_sgld.cnn`).
+    prior : object with ``gradient`` and ``potential``, optional
+        Replaces the Gaussian prior (e.g. :class:`~sgmcmc_verify.targets.GammaNormPrior`, LS-SGLD's); then
+        ``prior_precision`` is not used.
 
     Raises
     ------
     ValueError
         ``X`` not finite or not of a supported shape; ``y`` not one integer label per image in ``[0, K)``; a
-        non-positive width, ``kernel``, ``pool``, ``n_classes``, ``chunk_size`` or ``prior_precision``; an image too
-        small for the layers (a feature map that becomes empty).
+        non-positive width, ``kernel``, ``pool``, ``n_classes``, ``chunk_size``, ``prior_precision`` or
+        ``data_scale``; an unknown ``dense_activation``; a ``prior`` without ``gradient`` and ``potential``; an image
+        too small for the layers (a feature map that becomes empty).
 
     Notes
     -----
@@ -134,6 +157,9 @@ class CNNClassifierTarget:
     n_classes: int | None = None
     prior_precision: float = 1.0
     chunk_size: int = 256
+    dense_activation: str = "relu"
+    data_scale: float = 1.0
+    prior: Any = None
     #: :meth:`data_gradient_sum` accepts per-datum ``weights`` (read by importance-weighted estimators).
     weighted_data_gradient_sum: ClassVar[bool] = True
 
@@ -175,6 +201,11 @@ class CNNClassifierTarget:
         object.__setattr__(self, "dense", dense)
         object.__setattr__(self, "n_classes", K)
         object.__setattr__(self, "prior_precision", check_positive("prior_precision", self.prior_precision))
+        object.__setattr__(self, "data_scale", check_positive("data_scale", self.data_scale))
+        if self.dense_activation not in ("relu", "identity"):
+            raise ValueError(f"dense_activation must be 'relu' or 'identity', got {self.dense_activation!r}")
+        if self.prior is not None and not (hasattr(self.prior, "gradient") and hasattr(self.prior, "potential")):
+            raise ValueError(f"prior must have gradient and potential, got {self.prior!r}")
         H, W, C = self.image_shape
         k, p = self.kernel, self.pool
         for cout in channels:
@@ -262,7 +293,7 @@ class CNNClassifierTarget:
             Ho, Wo, cin = a.shape[2] - k + 1, a.shape[3] - k + 1, a.shape[4]
             P = sliding_window_view(a, (k, k), axis=(2, 3))                      # (c, b, Ho, Wo, cin, k, k)
             P = np.ascontiguousarray(P.transpose(0, 1, 2, 3, 5, 6, 4)).reshape(c, b * Ho * Wo, k * k * cin)
-            z = np.matmul(P, Kl.reshape(c, k * k * cin, -1)).reshape(c, b, Ho, Wo, -1) + cl[:, None, None, None, :]
+            z = _bmm(P, Kl.reshape(c, k * k * cin, -1)).reshape(c, b, Ho, Wo, -1) + cl[:, None, None, None, :]
             r = np.maximum(z, 0.0)
             Hp, Wp = Ho // p, Wo // p
             win = r[:, :, :Hp * p, :Wp * p, :].reshape(c, b, Hp, p, Wp, p, -1).transpose(0, 1, 2, 4, 6, 3, 5)
@@ -274,9 +305,9 @@ class CNNClassifierTarget:
         for j in range(len(self.dense) + 1):
             W, bias = params[i], params[i + 1]
             i += 2
-            u = np.matmul(h, W) + bias[:, None, :]
+            u = _bmm(h, W) + bias[:, None, :]
             tape.append(("dense", h, u))
-            h = np.maximum(u, 0.0) if j < len(self.dense) else u
+            h = np.maximum(u, 0.0) if j < len(self.dense) and self.dense_activation == "relu" else u
         return h, tape
 
     def _backward(self, params, tape, delta, per_datum):
@@ -291,15 +322,15 @@ class CNNClassifierTarget:
             if t[0] == "dense":
                 _, h, u = t
                 W = params[i]
-                if d is not delta:                                               # a hidden layer: ReLU
+                if d is not delta and self.dense_activation == "relu":          # a hidden layer: ReLU
                     d = d * (u > 0)
                 if per_datum:
                     grads.append(d)
                     grads.append(h[..., :, None] * d[..., None, :])
                 else:
                     grads.append(d.sum(axis=1))
-                    grads.append(np.matmul(np.swapaxes(h, 1, 2), d))
-                d = np.matmul(d, np.swapaxes(W, 1, 2))
+                    grads.append(_bmm(np.swapaxes(h, 1, 2), d))
+                d = _bmm(d, np.swapaxes(W, 1, 2)) if d.ndim == 3 else np.matmul(d, np.swapaxes(W, 1, 2))
                 if t is tape[len(self.conv_channels)] and self.conv_channels:
                     d = d.reshape((c, b) + self._pooled_shape(len(self.conv_channels)))
             else:
@@ -318,9 +349,9 @@ class CNNClassifierTarget:
                     grads.append(np.matmul(np.swapaxes(Pd, 2, 3), dz.reshape(c, b, Ho * Wo, C)))
                 else:
                     grads.append(dz.sum(axis=(1, 2, 3)))
-                    grads.append(np.matmul(np.swapaxes(P, 1, 2), dz.reshape(c, b * Ho * Wo, C)))
+                    grads.append(_bmm(np.swapaxes(P, 1, 2), dz.reshape(c, b * Ho * Wo, C)))
                 if i > 0:                                                        # not the input layer: col2im
-                    dP = np.matmul(dz.reshape(c, b * Ho * Wo, C), np.swapaxes(Kl.reshape(c, k * k * cin, C), 1, 2))
+                    dP = _bmm(dz.reshape(c, b * Ho * Wo, C), np.swapaxes(Kl.reshape(c, k * k * cin, C), 1, 2))
                     dP = dP.reshape(c, b, Ho, Wo, k, k, cin)
                     d = np.zeros((c, b, Ho + k - 1, Wo + k - 1, cin))
                     for di in range(k):
@@ -348,6 +379,8 @@ class CNNClassifierTarget:
         logits, tape = self._forward(params, Xb)
         delta = softmax(logits, axis=-1)
         delta -= np.eye(self.n_classes)[yb]
+        if self.data_scale != 1.0:
+            delta *= self.data_scale
         if weights is not None:
             delta *= weights[..., None]
         return delta, tape
@@ -396,15 +429,16 @@ class CNNClassifierTarget:
         """``−log softmax(f(x_i; θ_c))_{y_i}``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, b)``."""
         idx = self._check_idx(theta, idx)
         lp = log_softmax(self._forward(self.unpack(theta), self.X[idx])[0], axis=-1)
-        return -np.take_along_axis(lp, self.y[idx][..., None], axis=-1)[..., 0]
+        return -self.data_scale * np.take_along_axis(lp, self.y[idx][..., None], axis=-1)[..., 0]
 
     def exact_answers(self):
         """No closed form: :class:`~sgmcmc_verify.targets.base.ExactAnswers` with every field empty."""
         return ExactAnswers(missing="no closed form for a neural network posterior")
 
     def prior_gradient(self, theta):
-        """``λθ``: ``(c, d)`` → ``(c, d)``."""
-        return self.prior_precision * np.asarray(theta, dtype=np.float64)
+        """``λθ`` (or ``prior.gradient(θ)``): ``(c, d)`` → ``(c, d)``."""
+        theta = np.asarray(theta, dtype=np.float64)
+        return self.prior_precision * theta if self.prior is None else self.prior.gradient(theta)
 
     def _blocks(self, m):
         for s in range(0, m, self.chunk_size):
@@ -449,8 +483,9 @@ class CNNClassifierTarget:
         return np.exp(self.log_proba(theta, X))
 
     def potential(self, theta):
-        """``V(θ) = λ‖θ‖²/2 + Σ_i V_i(θ)``: ``(c, d)`` → ``(c,)``."""
+        """``V(θ) = V_0(θ) + Σ_i V_i(θ)`` (``V_0 = λ‖θ‖²/2`` or ``prior.potential``): ``(c, d)`` → ``(c,)``."""
         lp = self.log_proba(theta, self.X)
         nll = -np.take_along_axis(lp, np.broadcast_to(self.y[None, :, None], lp.shape[:2] + (1,)), axis=2).sum(axis=(1, 2))
         theta = np.asarray(theta, dtype=np.float64)
-        return nll + 0.5 * self.prior_precision * np.sum(theta * theta, axis=1)
+        v0 = 0.5 * self.prior_precision * np.sum(theta * theta, axis=1) if self.prior is None else self.prior.potential(theta)
+        return self.data_scale * nll + v0

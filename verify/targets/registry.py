@@ -47,6 +47,14 @@ def _cnn():
                                dense=(4,), n_classes=3)
 
 
+def _cnn_lenet():
+    """The LS-SGLD authors' form: affine dense layer, mean loss (data_scale 1/n), LS-SGLD's Gamma-norm prior."""
+    rng = np.random.default_rng(6)
+    return CNNClassifierTarget(rng.random((10, 9, 9)), np.arange(10) % 3, conv_channels=(2, 2), kernel=2, pool=2,
+                               dense=(3,), n_classes=3, dense_activation="identity", data_scale=0.1,
+                               prior=GammaNormPrior(1.0, 5e-4))
+
+
 #: name → a factory of a small instance (no arguments; deterministic).
 TARGETS: dict[str, Callable] = {
     "gaussian_means": lambda: gaussian_means_target(n=20, dim=2),
@@ -60,6 +68,7 @@ TARGETS: dict[str, Callable] = {
     "logistic_gamma_norm_prior": _logistic(GammaNormPrior()),
     "mlp": _mlp,
     "cnn": _cnn,
+    "cnn_lenet_mean_loss": lambda: _cnn_lenet(),
     "gaussian_fit": lambda: GaussianFitTarget(lognormal_data(30, 1)),
 }
 

@@ -122,7 +122,9 @@ def test_the_ewsg_architecture_has_the_texts_layer_sizes():
 @pytest.mark.parametrize("kwargs, match", [(dict(conv_channels=(0,)), "conv_channels"), (dict(kernel=0), "kernel"),
                                            (dict(pool=0), "pool"), (dict(dense=(3, -1)), "dense"),
                                            (dict(prior_precision=0.0), "prior_precision"),
-                                           (dict(kernel=6, conv_channels=(2, 2)), "too small")])
+                                           (dict(kernel=6, conv_channels=(2, 2)), "too small"),
+                                           (dict(dense_activation="tanh"), "dense_activation"),
+                                           (dict(data_scale=-1.0), "data_scale"), (dict(prior=3), "prior")])
 def test_bad_settings_are_refused_naming_the_parameter(kwargs, match):
     with pytest.raises(ValueError, match=match):
         CNNClassifierTarget(np.zeros((2, 8, 8)), np.array([0, 1]), **kwargs)
