@@ -68,10 +68,12 @@ def _first_diff(a, b, path="$"):
 def _csv_rows(p: Path):
     with open(p, newline="") as f:
         rows = list(csv.reader(f))
+    comments = [r for r in rows if r and r[0].startswith("#")]
+    rows = [r for r in rows if not (r and r[0].startswith("#"))]  # a leading '# ...' line describes the run
     if not rows:
-        return rows
+        return comments
     keep = [i for i, h in enumerate(rows[0]) if not _is_clock(h)]
-    return [[r[i] for i in keep if i < len(r)] for r in rows]
+    return comments + [[r[i] for i in keep if i < len(r)] for r in rows]
 
 
 def compare_file(pa: Path, pb: Path) -> str | None:
@@ -95,7 +97,7 @@ def compare_file(pa: Path, pb: Path) -> str | None:
     return "bytes"
 
 
-def compare_trees(a, b, skip=("manifest",)) -> dict:
+def compare_trees(a, b, skip=("manifest", ".lock")) -> dict:
     """``{"equal": [...], "differ": {rel: where}, "only_a": [...], "only_b": [...]}`` over every file of two trees.
 
     Parameters
@@ -104,12 +106,17 @@ def compare_trees(a, b, skip=("manifest",)) -> dict:
         Results directories.
     skip : tuple of str
         Files whose name contains one of these are left out (the run manifests: digests and wall times).
+        The result store's ``.cache/`` (entries named by a key that includes the code fingerprint; the published
+        files beside it are the same outputs) is left out too.
     """
     a, b = Path(a), Path(b)
     if not a.is_dir() or not b.is_dir():
         raise FileNotFoundError(f"not a directory: {a if not a.is_dir() else b}")
-    fa = {p.relative_to(a) for p in a.rglob("*") if p.is_file() and not any(s in p.name for s in skip)}
-    fb = {p.relative_to(b) for p in b.rglob("*") if p.is_file() and not any(s in p.name for s in skip)}
+    def files(root):
+        return {p.relative_to(root) for p in root.rglob("*") if p.is_file() and not any(s in p.name for s in skip)
+                and ".cache" not in p.relative_to(root).parts}
+
+    fa, fb = files(a), files(b)
     out = {"equal": [], "differ": {}, "only_a": sorted(map(str, fa - fb)), "only_b": sorted(map(str, fb - fa))}
     for rel in sorted(fa & fb):
         d = compare_file(a / rel, b / rel)

@@ -52,6 +52,7 @@ BUCKETS = (
     ("result store, code fingerprint, JSON/CSV", ("verify/store/", "/ast.py", "/inspect.py", "/tokenize.py")),
     ("joblib dispatch, pickling", ("site-packages/joblib/", "loky", "pickle")),
     ("imports", ("<frozen importlib", "importlib/")),
+    ("sympy (symbolic algebra)", ("site-packages/sympy/",)),
 )
 OTHER = "other (interpreter, unattributed)"
 

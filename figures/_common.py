@@ -144,7 +144,8 @@ def readable_log_ticks(fig) -> None:
     """Give every log axis that would show fewer than two tick labels (a range under about a decade) labelled ticks
     at 1, 2 and 5 × 10^k, or, where none of those falls inside either, at about four plain ``%g`` positions; its
     minor tick labels are hidden."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
+    import numpy as np
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
     fig.canvas.draw()   # the final view limits
     for ax in fig.axes:
@@ -152,11 +153,14 @@ def readable_log_ticks(fig) -> None:
             if scale != "log" or not axis.get_visible() or _n_labels(axis) >= 2:
                 continue
             lim = axis.get_view_interval()
-            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            lo, hi = sorted(lim)
+            # 1, 2, 5 x 10^k inside the range (a FixedLocator: LogLocator itself turns linear under one decade)
+            k0, k1 = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
+            cand = [m * 10.0 ** k for k in range(k0, k1 + 1) for m in (1.0, 2.0, 5.0)]
+            inside = [v for v in cand if lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9)]
+            axis.set_major_locator(FixedLocator(inside) if len(inside) >= 2 else MaxNLocator(nbins=3))
             axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             axis.set_minor_formatter(NullFormatter())
-            if _n_labels(axis) < 2:
-                axis.set_major_locator(MaxNLocator(nbins=3))
             axis.set_view_interval(*lim, ignore=True)
 
 

@@ -9,6 +9,7 @@ HTML + CSS, relative links only, no network). :func:`draw_all` does it for every
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import matplotlib
@@ -21,7 +22,7 @@ from jinja2 import Environment, select_autoescape  # noqa: E402
 from sgmcmc_verify.figures._common import save_figure  # noqa: E402
 from sgmcmc_verify.store.io import read_json, write_json, write_text  # noqa: E402
 
-__all__ = ["draw_all", "draw_sampler", "render_index"]
+__all__ = ["draw_all", "draw_sampler", "render_index", "read_summaries"]
 
 _SYMBOL = {"pass": "✓", "flagged": "✗ flagged", "warn": "⚠", "info": "i", "n/a": "—", "inconclusive": "?"}
 
@@ -72,8 +73,16 @@ def _env():
 
 
 def _load(folder: Path, stem: str):
+    """The numbers of one check, or ``None`` when there are none to draw (missing; timed out, diverged or
+    raised: those rows carry the error, not the check's numbers)."""
     p = folder / f"{stem}.json"
-    return read_json(p) if p.exists() else None
+    if not p.exists():
+        return None
+    r = read_json(p)
+    m = str(r.get("measured", ""))
+    if m in ("timed out", "diverged") or m.startswith("raised ") or "error" in r.get("data", {}):
+        return None
+    return r
 
 
 def _consistency(res: Path, out: Path) -> list[Path]:
@@ -108,15 +117,16 @@ def _consistency(res: Path, out: Path) -> list[Path]:
         hi = 3 * max(np.max(d["cov"]["err"]), np.max(d["mean"]["err"]), 2 * np.max(d["cov"]["floor"]))
         ax.set_ylim(max(lo, 1e-6), hi)
         ax.set(xlabel="step size h", ylabel="stationary error (mean: posterior s.d.; cov.: relative)")
-        ax.set_title(f"{r['check']}: {d['target']} — {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
+        ax.set_title(f"{r['check']}: {d['target']}\nverdict {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
         ax.legend(fontsize=7)
     fig.suptitle("Check 1: error vs h (shaded: 2× the Monte Carlo floor)", fontsize=10)
+    fig.tight_layout()
     return save_figure(fig, out, "consistency", plain_log_minor_ticks=True)
 
 
 def _sg(res: Path, out: Path) -> list[Path]:
     r = _load(res, "sg_sensitivity")
-    if not r or not r["data"]:
+    if not r or "b" not in r["data"]:
         return []
     d = r["data"]
     fig, ax = plt.subplots(figsize=(5, 3.8))
@@ -160,6 +170,10 @@ def _mixture(res: Path, out: Path) -> list[Path]:
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.5))
     a1.plot(np.zeros(len(d["floor"])), d["floor"], "o", color="grey", alpha=0.6, label="exact vs exact")
     a1.plot([1], [d["w2"]], "s", color="C3", label="sampler vs exact")
+    if d.get("floor_bound") is not None:
+        a1.axhline(d["floor_bound"], ls="--", color="grey", lw=0.8, label="99.87 % bound of the floor")
+    if d.get("w2_start") is not None:
+        a1.plot([1], [d["w2_start"]], "^", color="C1", label="the displaced start")
     a1.set(xticks=[0, 1], xticklabels=["floor", "sampler"], xlim=(-0.5, 1.5), ylabel="exact W2",
            title=f"W2 on {d['chains']} points")
     a1.legend(fontsize=8)
@@ -234,7 +248,13 @@ def draw_sampler(res: Path, out: Path) -> list[Path]:
     try:
         paths, names = [], []
         for stem, fn in _PANELS:
-            p = fn(res, out)
+            try:
+                p = fn(res, out)
+            except (KeyError, TypeError, ValueError) as e:   # numbers of another layout: no panel, said so
+                warnings.warn(f"audit page {final.name}: panel {stem} not drawn ({type(e).__name__}: {e})",
+                              RuntimeWarning, stacklevel=2)
+                plt.close("all")
+                continue
             if p:
                 paths += p
                 names.append(stem)
@@ -253,21 +273,46 @@ def draw_sampler(res: Path, out: Path) -> list[Path]:
     return [final / p.relative_to(out) for p in paths] + [final / "summary.json", final / "index.html"]
 
 
+def read_summaries(root, warn=None) -> dict:
+    """``{name: summary}`` of every audit under ``root`` (``results/audit``) whose ``summary.json`` reads.
+
+    A folder whose ``summary.json`` is missing, unreadable or not an audit summary is skipped with a
+    warning (``warn(message)``, default :func:`warnings.warn`): one corrupt old audit does not stop the others.
+    """
+    warn = warn or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=3))
+    out = {}
+    root = Path(root)
+    if not root.is_dir():
+        return out
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        f = folder / "summary.json"
+        if not f.is_file():
+            continue
+        try:
+            sm = json.loads(f.read_text())
+            if not isinstance(sm, dict) or not isinstance(sm.get("rows"), list) or not all(
+                    isinstance(r, dict) and {"check", "status"} <= set(r) for r in sm["rows"]):
+                raise ValueError("not an audit summary (no rows of check/status)")
+        except (OSError, ValueError, UnicodeDecodeError) as e:
+            warn(f"skipping the audit in {folder}: {f.name} is unreadable ({type(e).__name__}: {str(e)[:120]})")
+            continue
+        out[folder.name] = sm
+    return out
+
+
 def draw_all(results_dir, out_dir, warn=None) -> list[Path]:
     """Every audited sampler under ``results_dir`` (``results/audit``) into ``out_dir`` (``figures/out/audit``).
 
     A folder whose ``summary.json`` does not read is skipped with a warning (``warn(message)``; default
     :func:`warnings.warn`), so one corrupt old audit does not stop the listing of the others.
     """
-    from sgmcmc_verify.audit.battery import read_summaries
-
     results_dir, out_dir = Path(results_dir), Path(out_dir)
     paths, listing = [], []
     for name, s in read_summaries(results_dir, warn).items():
         try:
             paths += draw_sampler(results_dir / name, out_dir / name)
         except (OSError, ValueError, KeyError, TypeError) as e:
-            (warn or (lambda m: __import__("warnings").warn(m, RuntimeWarning, stacklevel=2)))(
+            (warn or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=2)))(
                 f"skipping the audit in {results_dir / name}: its files do not draw ({type(e).__name__}: {str(e)[:120]})")
             continue
         st = [r["status"] for r in s["rows"]]

@@ -16,7 +16,8 @@
                 on a quadratic sum with differing per-datum Hessians, fitted slopes with intervals;
 ``table2_readings.png`` the printed Table 2 cells against the noise floor of every reading (raw or cost/max,
                 W2 or W2², exact or entropic) at the paper's 10⁵ samples, and the floor's n-extrapolation;
-``blr.png``     test NLL vs data passes, Bayesian logistic regression (Figure 2) on built-in data sets.
+``blr.png``     test NLL vs data passes, Bayesian logistic regression (Figure 2) on built-in data sets;
+``bnn.png``     test NLL and accuracy vs data passes, Bayesian neural network (Figure 3), LeNet and feedforward.
 
 ``sgmcmc-verify figures hsg_hmc``.
 Data set: the synthetic mixture of the seed (N = 500, d = 2, a_i from a stated seed).
@@ -327,12 +328,36 @@ def _blr_figure(res: Path, out: Path) -> list[Path]:
     return _save(fig, out, "blr")
 
 
+def _bnn_figure(res: Path, out: Path) -> list[Path]:
+    rows = read_csv(res / "bnn.csv")
+    archs = list(dict.fromkeys(r["architecture"] for r in rows))
+    names = {"lenet": "LeNet (the text)", "mlp": "feedforward 784-100-10 (the caption)"}
+    fig, axes = plt.subplots(len(archs), 2, figsize=(10, 3.4 * len(archs)), squeeze=False)
+    for row, arch in zip(axes, archs):
+        for ax, q, lab in zip(row, ("nll", "acc"), ("test NLL (nats per image)", "test accuracy")):
+            for m in METHODS:
+                rr = [r for r in rows if r["architecture"] == arch and r["method"] == m]
+                if not rr:
+                    continue
+                x = np.array([r["passes"] for r in rr])
+                y = np.array([r[f"test_{q}"] for r in rr])
+                e = np.array([r[f"test_{q}_se"] for r in rr])
+                ax.plot(x, y, label=f"{m} ({rr[0]['hyperparameters']})")
+                ax.fill_between(x, y - 2 * e, y + 2 * e, alpha=0.2, lw=0)
+            ax.set_xlabel("data passes")
+            ax.set_ylabel(lab)
+            ax.set_title(f"{names.get(arch, arch)}; MNIST subset (paper: full MNIST)", fontsize=9)
+        row[0].legend(fontsize=5.5, frameon=True, framealpha=0.85, loc="best")
+    fig.tight_layout()
+    return _save(fig, out, "bnn")
+
+
 #: Every figure with the files it reads (drawn when those exist).
 PANELS = ((("lemma.csv", "lemma.json"), _lemma_figures), (("growth.csv", "growth.json"), _growth_figure),
           (("condition9.csv", "condition9.json"), _condition9_figure),
           (("table2.csv", "table2.json", "figure1_samples.csv", "figure1_grid.csv"), _table2_figures),
           (("complexity.csv", "complexity.json"), _complexity_figure), (("blr.csv",), _blr_figure),
-          (("table2_readings.json",), _readings_figure))
+          (("table2_readings.json",), _readings_figure), (("bnn.csv",), _bnn_figure))
 
 
 @draws_results

@@ -82,6 +82,7 @@ def panel_identities(res: Path, out: Path) -> list[Path]:
         b.bar(x + off, v, width=0.4, color=col, label=lab)
     b.set(yscale="log", ylabel="|Γ_float64 − Γ_exact| / Γ_exact", title="Lemma 2's Γ in float64 vs exact rationals")
     b.set_xticks(x, names, rotation=40, ha="right", fontsize=7)
+    b.set_xlabel("adversarial population of per-datum values", fontsize=8)
     b.axhline(1e-12, color="0.5", ls=":", lw=1)
     b.legend(fontsize=7)
     return _save_theory(fig, out, "identities")
@@ -179,14 +180,18 @@ def panel_fig1(res: Path, out: Path) -> list[Path]:
     hk = sorted({r["h_kappa"] for r in mp})
     Ts = sorted({r["T"] for r in mp})
     for ax, key, title in ((axes[2], "best_n", "lowest n at T gradient evaluations"),
-                           (axes[3], "best_n_wallclock", "lowest n at the wall-clock n = 1 needs for T steps")):
+                           (axes[3], "best_n_wallclock", "lowest n at the wall-clock\nn = 1 needs for T steps")):
         grid = np.array([[next(r[key] for r in mp if r["h_kappa"] == h and r["T"] == T) for T in Ts] for h in hk])
-        ax.imshow(np.log10(grid), origin="lower", aspect="auto", cmap="coolwarm", vmin=0, vmax=2,
+        img = ax.imshow(np.log10(grid), origin="lower", aspect="auto", cmap="coolwarm", vmin=0, vmax=2,
                   extent=(np.log10(Ts[0]) - 0.5, np.log10(Ts[-1]) + 0.5, np.log10(hk[0]) - 0.25, np.log10(hk[-1]) + 0.25))
         for i, h in enumerate(hk):
             for j, T in enumerate(Ts):
                 ax.text(np.log10(T), np.log10(h), str(int(grid[i, j])), ha="center", va="center", fontsize=6)
-        ax.set(xlabel="log10 T", ylabel="log10 hκ", title=f"SGLD: {title}")
+        ax.set(xlabel="log10 T", ylabel="log10 hκ")
+        ax.set_title(f"SGLD: {title}", fontsize=9)
+        cb = fig.colorbar(img, ax=ax, ticks=[0, 1, 2], label="lowest n (colour: log10 n)")
+        cb.ax.set_yticklabels(["1", "10", "100"])
+    fig.tight_layout()
     return _save_theory(fig, out, "fig1")
 
 
@@ -365,9 +370,11 @@ def _tuning(res: Path, out: Path) -> list[Path]:
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("η (h = η / N)")
+        ax.set_ylabel("final test NLL, tuning runs\n(mean over chains; nats/datum)", fontsize=8)
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())   # 1-2-5 major labels where the range is short
         ax.set_title(f"{f}: tuning criterion", fontsize=8)
         ax.legend(fontsize=6, frameon=False)
-    axes[0, 0].set_ylabel("final test NLL, tuning runs (mean over chains)")
+    fig.tight_layout()
     return _save_fig(fig, out, "tuning")
 
 

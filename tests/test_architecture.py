@@ -49,6 +49,7 @@ ALLOWED = {
     f"{V}.audit": (f"{V}.analytic", f"{V}.errors", f"{V}.targets", f"{V}.estimators", f"{V}.measure",
                    f"{V}.integrators", f"{V}.samplers", f"{V}.runner", f"{V}.store"),
     f"{V}.ledger": (f"{V}.store", f"{V}.errors"),
+    f"{V}.chains": (f"{V}.errors", f"{V}.runner", f"{V}.store"),   # chains out: the runner's records -> ArviZ
     f"{V}.cli": (V,) + TOOLKIT,
     V: (),  # the package __init__ imports nothing
     f"{V}.paper_repro": (V, f"{V}.analytic") + TOOLKIT,

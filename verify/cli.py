@@ -178,6 +178,9 @@ def _run(exps, a, log, overrides=None):
 
     _warn_unused_data(exps, a, log)
     _check_overrides(exps, overrides, a.scale)
+    keeper = None
+    if getattr(a, "keep_chains", False):
+        from sgmcmc_verify.chains import KEEPER as keeper
     out = {}
     order = _longest_first(exps, a.results, a.scale) if len(exps) > 1 else list(exps)
     with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
@@ -185,7 +188,8 @@ def _run(exps, a, log, overrides=None):
             bar, upd = _progress_bar(e.id) if not a.no_progress else (None, None)
             try:
                 out[e.id] = run_experiment(e, a.scale, results_root=a.results, n_jobs=a.n_jobs, backend=backend,
-                                           force=a.force, progress=upd, log=log, overrides=overrides)
+                                           force=a.force, progress=upd, log=log, overrides=overrides,
+                                           keep_chains=keeper)
             finally:
                 if bar is not None:
                     bar.close()
@@ -378,6 +382,9 @@ def build_parser():
     sp.add_argument("target").completer = _id_completer("experiments")
     common(sp)
     sp.add_argument("--seed", type=int, default=None, help="the experiments' root seed (the setting 'seed')")
+    sp.add_argument("--keep-chains", action="store_true",
+                    help="also store the chains' final states (and kept traces) as ArviZ netCDF files in "
+                         "results/<paper>/<id>.chains/ (the 'chains' extra: pip install 'sgmcmc-verify[chains]')")
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="change a setting of the experiment's settings class (a field; read as its type, e.g. "
                          "realizations=2000 or step_sizes='(0.01, 0.05)'); it enters the cache key; repeatable")
@@ -511,6 +518,17 @@ def _n_jobs(n: int) -> int:
     return n
 
 
+def _warn_ignored_options(a, argv, log) -> None:
+    """Warn about options that the command line gives but that have no effect (#28): ``--scale`` with ``--no-run``
+    (stored results are evaluated at the scale they were run), ``--scheduler`` without ``--backend dask``."""
+    given = {t.split("=", 1)[0] for t in (sys.argv[1:] if argv is None else argv) if t.startswith("--")}
+    if getattr(a, "no_run", False) and "--scale" in given:
+        log(f"warning: --scale {a.scale} has no effect with --no-run: the stored results are evaluated at the scale "
+            "they were run at (each record names it)")
+    if getattr(a, "scheduler", None) and getattr(a, "backend", None) != "dask":
+        log(f"warning: --scheduler {a.scheduler} has no effect without --backend dask; ignored")
+
+
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr)
 
@@ -576,6 +594,7 @@ def main(argv=None) -> int:
     _merge_globals(a)
     log = _log
     try:
+        _warn_ignored_options(a, argv, log)
         code = _main(a, log)
         sys.stdout.flush()   # a closed pipe shows here, inside the handler, not at interpreter exit
         return code
@@ -627,6 +646,12 @@ def _main(a, log) -> int:
     elif a.cmd == "run":
         for m in _run(_select_experiments(a.target), a, log, overrides=_overrides(a)):
             print(f"{m['id']}: {'reused' if m['cached'] else 'computed'} ({m['key']})")
+            if a.keep_chains:
+                ch = m.get("chains") or {}
+                where = Path(a.results) / m["paper"] / f"{m['id']}.chains"
+                print(f"    chains: {len(ch)} InferenceData files in {where}" if ch else
+                      "    chains: none (this experiment runs no chains through the runner: exact recursions "
+                      "or closed forms)")
     elif a.cmd == "check":
         from sgmcmc_verify.ledger.report import sort_records
         _fail_on(a, [])   # a bad --fail-on is an error before anything runs

@@ -17,15 +17,71 @@ Two layers:
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from .errors import DivergenceError, check_nonnegative_int, check_positive_int
 
 __all__ = ["run_chains", "run_realizations", "run_realizations_many", "RealizationStudy", "run_tasks",
-           "block_sizes", "record_tasks"]
+           "block_sizes", "record_tasks", "keeping_chains"]
+
+# ---- chains out (issue #27 item 7) ----------------------------------------------------------------------------
+#: This process's records of its run_chains calls while chains are kept (None: not keeping).
+_CAPTURE: list | None = None
+#: The parent's collector while :func:`keeping_chains` is active: ``[(label, record), ...]``.
+_COLLECTED: list | None = None
+_INVOCATION = [0]
+
+
+def _capture(sampler, state, kept) -> None:
+    if _CAPTURE is None:
+        return
+    _CAPTURE.append({"sampler": str(getattr(sampler, "name", type(sampler).__name__)),
+                     "step_size": float(getattr(sampler, "step_size", float("nan")) or float("nan")),
+                     "final": np.array(state.position, dtype=np.float64, copy=True),
+                     "trace": None if kept is None else np.array(kept, dtype=np.float64, copy=True)})
+
+
+def _with_capture(fn, *args):
+    """Run ``fn(*args)`` recording its run_chains calls (in a joblib worker or in process); ``(result, records)``."""
+    global _CAPTURE
+    prev, _CAPTURE = _CAPTURE, []
+    try:
+        out = fn(*args)
+        return out, _CAPTURE
+    finally:
+        _CAPTURE = prev
+
+
+@contextlib.contextmanager
+def keeping_chains():
+    """Record the final states (and the ``keep_last`` traces) of every :func:`run_chains` call made inside, in this
+    process or in joblib workers through :func:`run_realizations`, :func:`run_realizations_many` and :func:`run_tasks`.
+
+    Nothing random is touched: the numbers of a run are the same with or without it.
+
+    Yields
+    ------
+    list of (str, dict)
+        ``(label, record)`` in call order; ``label`` is ``"<parallel call>.<study or task>.<call in task>"`` (blocks
+        of one study share it, so their chains are concatenated in block order) or ``"direct.<k>"`` for a call made
+        outside the parallel runner; ``record`` has ``sampler``, ``step_size``, ``final`` ``(chains, d)`` and
+        ``trace`` ``(chains, keep_last, d)`` or None.
+    """
+    global _CAPTURE, _COLLECTED
+    prev_c, prev_k = _CAPTURE, _COLLECTED
+    _CAPTURE, _COLLECTED = [], []
+    _INVOCATION[0] = 0
+    out = _COLLECTED
+    try:
+        yield out
+    finally:
+        direct = _CAPTURE
+        _CAPTURE, _COLLECTED = prev_c, prev_k
+        out.extend((f"direct.{k}", r) for k, r in enumerate(direct))
 
 
 def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps", observe=None,
@@ -63,7 +119,8 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
         ``"compiled"``: the stretches between checkpoints in one ``sampler.advance(state, rng, k)`` call
         (:func:`sgmcmc_verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
         single chains; needs ``unit="steps"``, no ``time_average``, ``keep_last`` or ``trace_info``.
-        ``"auto"``: ``"compiled"`` where it is faster (:func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
+        ``"auto"``: ``"compiled"`` where it is faster (the sampler's ``choose_engine``,
+        :func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
         a kernel exists and chains × b is small) and the run allows it, else ``"numpy"``; the same numbers.
 
     Returns
@@ -114,9 +171,9 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     if engine not in ("numpy", "compiled", "auto"):
         raise ValueError(f"engine must be 'numpy', 'compiled' or 'auto', got {engine!r}")
     if engine == "auto":
-        from .integrators.compiled import choose_engine
         simple = unit == "steps" and not (time_average or keep_last or trace_info)
-        engine = choose_engine(sampler, state.position.shape[0]) if simple else "numpy"
+        chooser = getattr(sampler, "choose_engine", None)   # an Integrator's; the runner imports no integrator
+        engine = chooser(state.position.shape[0]) if simple and chooser is not None else "numpy"
     if engine == "compiled" and (unit != "steps" or time_average or keep_last or trace_info):
         raise ValueError("engine='compiled' needs unit='steps' and no time_average, keep_last or trace_info")
     observe = dict(observe or {})
@@ -182,6 +239,8 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
         out["info_trace"] = {k: np.asarray(v) for k, v in info_trace.items()}
     out["evaluations"] = evals
     out["state"] = state
+    if _CAPTURE is not None:   # keeping chains (run --keep-chains): a copy of the final states and the kept trace
+        _capture(sampler, state, kept)
     out["info"] = {k: v / max(done, 1) for k, v in info_sums.items()}
     return out
 
@@ -264,17 +323,39 @@ def _timed_call(fn, *args):
     return out, (os.getpid(), t0, time.time())
 
 
-def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
-    """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers."""
+def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None, groups=None) -> Iterator[Any]:
+    """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers.
+
+    ``n_jobs`` is capped at the number of calls (``-1``, every core, too): no worker is started that would get no
+    task (#28). While :func:`keeping_chains` is active in this process, every call also returns its run_chains
+    records, which are collected here under the label ``<invocation>.<groups[i]>.<j>`` (``groups``: the study of
+    each block).
+    """
+    n_jobs = max(1, min(len(calls), effective_n_jobs(n_jobs)))
+    if _COLLECTED is not None:
+        collected = _COLLECTED
+        inv = _INVOCATION[0]
+        _INVOCATION[0] += 1
+        labels = list(groups) if groups is not None else list(range(len(calls)))
+        wrapped = [(_with_capture, *c) for c in calls]
+        for i, (res, recs) in enumerate(_parallel_results_timed(wrapped, n_jobs, backend)):
+            collected.extend((f"{inv}.{labels[i]}.{j}", r) for j, r in enumerate(recs))
+            yield res
+        return
+    yield from _parallel_results_timed(calls, n_jobs, backend)
+
+
+def _parallel_results_timed(calls: Sequence[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
     log = _TASK_LOG
     if log is not None and not (n_jobs == 1 and backend is None):
         import time
-        sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": time.time(), "tasks": []}
+        now = time.time()
+        sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": now, "end": now, "tasks": []}
+        log.append(sec)  # recorded up front: a consumer (zip) may stop without exhausting this generator
         for out, timing in _parallel_results_plain([(_timed_call,) + tuple(c) for c in calls], n_jobs, backend):
             sec["tasks"].append(timing)
+            sec["end"] = time.time()
             yield out
-        sec["end"] = time.time()
-        log.append(sec)
         return
     yield from _parallel_results_plain(calls, n_jobs, backend)
 
@@ -398,8 +479,9 @@ def run_realizations_many(studies: Sequence[RealizationStudy], *, n_jobs: int = 
         plan.append((st, sizes, np.random.SeedSequence(st.seed).spawn(len(sizes))))
     calls = [(_run_block, st.block_fn, size, child) for st, sizes, children in plan
              for size, child in zip(sizes, children)]
+    groups = [i for i, (_, sizes, _) in enumerate(plan) for _ in sizes]
     flat = []
-    for size, b in zip((c[2] for c in calls), _parallel_results(calls, n_jobs, backend)):
+    for size, b in zip((c[2] for c in calls), _parallel_results(calls, n_jobs, backend, groups=groups)):
         if isinstance(b, _Diverged):
             raise b.error
         flat.append(b)

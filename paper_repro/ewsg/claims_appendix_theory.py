@@ -84,7 +84,7 @@ CLAIMS = [
                        needs="a grid on which the uncorrected stochastic-gradient part shows its O(h) order"),
             expected="the stochastic-gradient part of the exact stationary θ-law, ‖S − S_FG‖/‖S_FG‖ against "
                      "full-gradient EM, is O(h²) with Γ_k (exponent not below 2 ± 0.15) where it is O(h) with friction γ "
-                     "(exponent 1 ± 0.15, the precondition), over h ∈ {{{step_sizes}}}; §5.1 model, n = {n_data}, "
+                     "(exponent 1 ± 0.15, the precondition), over h of ({step_sizes}); §5.1 model, n = {n_data}, "
                      "γ = {friction}",
             why="exact stationary laws (discrete Lyapunov equations); ±0.15 slope units, the EWSG rate band, fixed before "
                 "computing; the modified-equation argument removes the first-order term, so a steeper residual is "

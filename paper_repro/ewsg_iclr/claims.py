@@ -5,7 +5,7 @@ Split along the experiments' seams:
 ======================  =====================================================================================
 module                  claims
 ======================  =====================================================================================
-``claims_kl``           Figs. 1a, 1b, 1c (KL panels at n = 20) and the best-M study of Figs. 1g–i
+``claims_kl``           Figs. 1a, 1b, 1c (KL panels at n = 20), the best-M study of Figs. 1g–i, minibatch b/(M+1)
 ``claims_theory``       Figs. 1d–e (bias and variance in M), Theorem 2, Theorem 3, Theorem 4 (Figs. 1j–l)
 ======================  =====================================================================================
 

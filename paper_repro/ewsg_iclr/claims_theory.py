@@ -225,7 +225,7 @@ CLAIMS = [
           "The MSE of the time average decays like 1/T when h is small.", ("fig1jkl",),
           measure=_fit(["fig1j"]),
           rule=slope_in(-1.0, TOL, variable="T", quantity="MSE of the time average"),
-          expected="log-log slope of MSE vs T ∈ {{{d_times}}} within −1 ± 0.15 (h = {d_step}, EWSG M = 1, "
+          expected="log-log slope of MSE vs T of ({d_times}) within −1 ± 0.15 (h = {d_step}, EWSG M = 1, "
                    "{realizations} realizations)",
           figure="ewsg_iclr/fig1j.png", regression=_slope_metric(["fig1j"])),
     claim("thm4.term2", "Theorem 4 eq. (6) second term; Fig. 1k (n = 20)",
@@ -233,27 +233,27 @@ CLAIMS = [
           measure=_fit(["fig1k", "EWSG", "naive"]),
           rule=slope_in(1.0, TOL, masked=FIXED_T_WHY, variable="h", quantity="MSE at fixed T"),
           one_sided=FIXED_T_WHY + "; thm4.term2.ewsg_variance and thm4.term2.sghmc_variance isolate the term",
-          expected="log-log slope of MSE vs h ∈ {{{e_steps}}} at T = {e_time} within 1 ± 0.15 (EWSG M = 1, as plotted)",
+          expected="log-log slope of MSE vs h of ({e_steps}) at T = {e_time} within 1 ± 0.15 (EWSG M = 1, as plotted)",
           figure="ewsg_iclr/fig1k.png", regression=_slope_metric(["fig1k", "EWSG", "naive"])),
     claim("thm4.term2.sghmc_variance", "Theorem 4 eq. (6) second term (the bound covers SGHMC)",
           "The stochastic-gradient part of the time-average error grows like h/T.", ("fig1jkl",),
           measure=_fit(["fig1k", "SGHMC", "excess_variance_over_continuous_limit"], _EXCESS_NEEDS),
           rule=slope_in(1.0, TOL, bound=True, variable="h", quantity="variance − exact continuous-limit C1/T"),
-          expected="slope in h ∈ {{{e_steps}}} of (variance − exact continuous-limit C1/T) at T = {e_time} not below "
+          expected="slope in h of ({e_steps}) of (variance − exact continuous-limit C1/T) at T = {e_time} not below "
                    "1 ± 0.15, SGHMC",
           figure="ewsg_iclr/fig1k.png"),
     claim("thm4.term2.ewsg_variance", "Theorem 4 eq. (6) second term; Fig. 1k",
           "For EWSG, the stochastic-gradient part of the time-average error grows like h/T.", ("fig1jkl",),
           measure=_fit(["fig1k", "EWSG", "excess_variance_over_continuous_limit"], _EXCESS_NEEDS),
           rule=slope_in(1.0, TOL, bound=True, variable="h", quantity="variance − exact continuous-limit C1/T"),
-          expected="slope in h ∈ {{{e_steps}}} of (variance − exact continuous-limit C1/T) at T = {e_time} not below "
+          expected="slope in h of ({e_steps}) of (variance − exact continuous-limit C1/T) at T = {e_time} not below "
                    "1 ± 0.15, EWSG M = 1",
           figure="ewsg_iclr/fig1k.png"),
     claim("thm4.term3", "Theorem 4 eq. (6) third term; Fig. 1l (n = 20)",
           "The final MSE scales like h² even for large h.", ("fig1jkl",),
           measure=_fit(["fig1l", "EWSG"]),
           rule=slope_in(2.0, TOL, bound=True, variable="h", quantity="long-run MSE"),
-          expected="log-log slope of the long-run MSE (T = {f_time}) vs h ∈ {{{f_steps}}} not below 2 ± 0.15 "
+          expected="log-log slope of the long-run MSE (T = {f_time}) vs h of ({f_steps}) not below 2 ± 0.15 "
                    "(an O(h²) bound), EWSG M = 1",
           figure="ewsg_iclr/fig1l.png", regression=_slope_metric(["fig1l", "EWSG"])),
     claim("thm4.term3.sghmc_exact", "Theorem 4 eq. (6) third term, SGHMC, exact stationary law",

@@ -17,9 +17,9 @@ from pathlib import Path
 from sgmcmc_verify.paper_repro.ewsg import experiments as X
 from sgmcmc_verify.store.io import write_csv
 
-from .settings import Fig1aSettings, Fig1cSettings, Fig1giSettings
+from .settings import Fig1aSettings, Fig1cSettings, Fig1giSettings, MinibatchSpeedSettings
 
-__all__ = ["run_fig1a", "fig1c_runs", "run_fig1c", "best_m_sweep", "run_fig1gi"]
+__all__ = ["run_fig1a", "fig1c_runs", "run_fig1c", "best_m_sweep", "run_fig1gi", "run_minibatch_speed"]
 
 _KL_NOTE = ("kl = KL(target || Gaussian fit of the realizations) in nats, kl_se its bootstrap s.e.; "
             "kl_exact empty where no closed form exists")
@@ -90,3 +90,14 @@ def run_fig1gi(cfg: Fig1giSettings, out_dir, n_jobs=1, backend=None, progress=No
         f"(data_seed), h and M; {_KL_NOTE}"))
     write_csv(out / "fig1gh.csv", curves, header_comment=(
         f"EWSG conference Figs 1g-h, scale={cfg.scale}: KL vs data passes, first data draw; {_KL_NOTE}"))
+
+
+def run_minibatch_speed(cfg: MinibatchSpeedSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """§5.1, the paragraph on M: ``minibatch_speed.csv``, KL vs data passes of SGHMC(b), EWSG(b, M) and SGHMC(b(M + 1))
+    at n = 20 (the journal's Appendix D runs, :func:`sgmcmc_verify.paper_repro.ewsg.appendix.minibatch_runs`)."""
+    from sgmcmc_verify.paper_repro.ewsg.appendix import kl_curves, minibatch_runs
+
+    rows, _ = kl_curves(cfg, minibatch_runs(cfg), "appD", n_jobs, backend, progress)
+    write_csv(Path(out_dir) / "minibatch_speed.csv", rows, header_comment=(
+        f"EWSG conference §5.1 (comparable speed with minibatch b/(M+1)), n={cfg.n_data}, h={cfg.step_size:g}, "
+        f"M={cfg.index_chain_length}, scale={cfg.scale}: SGHMC b, EWSG b, SGHMC b(M+1); {_KL_NOTE}"))

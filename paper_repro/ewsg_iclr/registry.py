@@ -25,6 +25,9 @@ _SPEC = {
     "fig1jkl": ("Figs. 1j-l: Theorem 4 at n = 20 (MSE of the time average vs T, vs h, long-run vs h)",
                 ("fig1j.csv", "fig1k.csv", "fig1l.csv", "thm4_rates.json"), theorem4, S.Theorem4Settings,
                 theorem4.run_theorem4),
+    "minibatch_speed": ("§5.1, comparable speed with minibatch b/(M+1): SGHMC(b), EWSG(b, M = 1), SGHMC(b(M+1)), KL vs "
+                        "data passes at n = 20", ("minibatch_speed.csv",), kl_panels, S.MinibatchSpeedSettings,
+                        kl_panels.run_minibatch_speed),
     "thm2": ("Theorem 2: the full-gradient and exactly weighted EM kernels computed exactly (mass, moments, TV)",
              ("thm2.json", "thm2_density.csv"), theorem2, S.Theorem2Settings, theorem2.run_theorem2),
 }

@@ -37,6 +37,9 @@ Choices the text leaves open, and ours (fixed before measuring)
   every M within 3 combined standard errors of the smallest counted as tied.
 * Theorem 4 (Figs. 1j–l): the journal's grids of h and T (``Theorem43Settings``), fixed there
   before measuring; only n changes.
+* "Comparable speed with minibatch b/(M + 1)" (the paragraph on M): the journal's Appendix D study (SGHMC with b,
+  EWSG with b and M = 1, SGHMC with b(M + 1); b ∈ {1, 2, 5, 10}, h = 5e-2) rerun at n = 20; the pair EWSG b /
+  SGHMC b(M + 1) uses the same gradient calls per iteration (the text's Sec. H.3 runs are not in the seed).
 * Theorem 2: the §5.1 instance (n = 20, d = 2) at h = 5e-2 at 8 states from π ⊗ N(0, I), a 1-D
   instance (the first coordinate of the same centers) for exact densities and total variation,
   and a step-size sweep.
@@ -48,11 +51,12 @@ from typing import ClassVar
 
 from sgmcmc_verify.paper_repro.ewsg.settings import Fig1aSettings as _JournalFig1a
 from sgmcmc_verify.paper_repro.ewsg.settings import KLPanelSettings, Theorem43Settings
+from sgmcmc_verify.paper_repro.ewsg.settings import MinibatchSettings as _JournalMinibatch
 from sgmcmc_verify.estimators import X_CHOICES
 from sgmcmc_verify.store.settings import ScaledSettings
 
 __all__ = ["N_DATA", "Fig1aSettings", "Fig1bSettings", "Fig1cSettings", "Fig1deSettings", "Fig1giSettings",
-           "Theorem4Settings", "Theorem2Settings"]
+           "Theorem4Settings", "Theorem2Settings", "MinibatchSpeedSettings"]
 
 #: The conference text's number of data terms in §5.1.
 N_DATA = 20
@@ -151,3 +155,10 @@ class Theorem2Settings(ScaledSettings):
     grid_points: int = 801
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"states": 2, "sweep_step_sizes": (1e-3, 1e-2, 5e-2),
                                                  "quadrature_nodes": 60, "grid_points": 201}}
+
+
+@dataclass(frozen=True)
+class MinibatchSpeedSettings(_JournalMinibatch):
+    """§5.1's "comparable speed with minibatch b/(M + 1)": the journal's Appendix D runs at n = 20."""
+
+    n_data: int = N_DATA

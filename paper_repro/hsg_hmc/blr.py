@@ -26,7 +26,7 @@ from sgmcmc_verify.targets.logistic import GaussianPrior, LogisticRegressionTarg
 from .methods import METHODS, make_method
 from .settings import BLRSettings
 
-__all__ = ["blr_run", "run_blr"]
+__all__ = ["blr_run", "run_blr", "grid_configs"]
 
 
 def _data(name, s):
@@ -52,7 +52,9 @@ def blr_run(sampler, target, Xte, yte, chains, passes, every, rng):
     return run["passes"], nll
 
 
-def _grid(g, n):
+def grid_configs(g, n):
+    """Every combination of a method's hyperparameter grid ``{name: values}``, in sorted-name order;
+    ``outer_batch_size = 0`` means ``B_0 = n``."""
     keys = sorted(g)
     for vals in itertools.product(*(g[k] for k in keys)):
         cfg = dict(zip(keys, vals))
@@ -76,7 +78,7 @@ def run_blr(s: BLRSettings, out_dir, n_jobs=1, backend=None, progress=None):
         for mi, method in enumerate(METHODS):
             tune_ss, final_ss = ms[mi].spawn(2)
             best, tried = None, []
-            for cfg, cs in zip(_grid(s.grids[method], target.n), tune_ss.spawn(64)):
+            for cfg, cs in zip(grid_configs(s.grids[method], target.n), tune_ss.spawn(64)):
                 try:
                     _, nll = blr_run(make_method(method, target, cfg), target, te.X, te.y, s.chains, s.passes,
                                      s.checkpoint_every, np.random.default_rng(cs))

@@ -7,10 +7,11 @@ from __future__ import annotations
 from sgmcmc_verify.store.registry import Experiment, register_experiment
 
 from .blr import run_blr
+from .bnn import run_bnn
 from .complexity import run_complexity
 from .growth import run_condition9, run_growth
 from .lemmas import run_lemmas
-from .settings import (BLRSettings, ComplexitySettings, Condition9Settings, GrowthSettings, LemmaSettings,
+from .settings import (BLRSettings, BNNSettings, ComplexitySettings, Condition9Settings, GrowthSettings, LemmaSettings,
                        Table2ReadingsSettings, Table2Settings)
 from .table2 import run_table2
 from .table2_readings import run_table2_readings
@@ -39,6 +40,9 @@ EXPERIMENTS = [
     Experiment("hsg_hmc.blr", "hsg_hmc",
                "Bayesian logistic regression (Fig. 2): test NLL vs data passes, six methods, built-in data sets",
                "sgmcmc_verify.paper_repro.hsg_hmc.blr", ("blr.csv", "blr.json"), BLRSettings, run_blr),
+    Experiment("hsg_hmc.bnn", "hsg_hmc",
+               "Bayesian neural network (Fig. 3): test NLL / accuracy vs data passes, six methods, LeNet and MLP readings, "
+               "MNIST subset", "sgmcmc_verify.paper_repro.hsg_hmc.bnn", ("bnn.csv", "bnn.json"), BNNSettings, run_bnn),
     Experiment("hsg_hmc.complexity", "hsg_hmc",
                "Table 1 / Corollaries 1-2: gradients to reach W2 <= eps on a quadratic target, exact moments",
                "sgmcmc_verify.paper_repro.hsg_hmc.complexity", ("complexity.csv", "complexity.json"), ComplexitySettings,

@@ -19,8 +19,8 @@ __all__ = ["CLAIMS", "fig5_rows"]
 #: the paper's data set for Figure 5 (§4.3: "the MNIST benchmark")
 PAPER_DATA = ("mnist",)
 _DESIGN = ("narrowed network at the default scale (widths {conv_channels}, affine {dense}) and {iters} iterations "
-           "(the text: 20-20 channels, fc 128; the authors' code 50 epochs); the mean-loss step-size convention of the "
-           "authors' code (Fig5Settings)")
+           "(the text: 20-20 channels, fc 128; the authors' code 50 epochs); the authors' code's dynamics: step lr on the "
+           "mean loss at inverse temperature 1/lr^2, so each sampler's law depends on its step (Fig5Settings)")
 
 
 def _claim(cid, source, statement, exps, **kw):

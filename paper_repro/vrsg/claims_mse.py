@@ -123,7 +123,7 @@ def _cor4_regime(large: bool):
             p = preds[draw]
             thr = p["large_budget_above"] if large else p["small_budget_below"]
             best = {T: n for T, n in cor4_best_n(rows).items() if (T > thr if large else T < thr)}
-            key = f"draw {draw}" + (f", start {start}" if start != "prior" else "")
+            key = f"draw {draw}, start {start}"
             out.setdefault(STEP_RULES[rule], {})[key] = (
                 {f"T = {fmt_num(T)}": Estimate(n) for T, n in best.items()} if best else Unmeasured(
                     f"no budget {'above' if large else 'below'} the threshold {fmt_num(thr)} was run",
@@ -137,7 +137,7 @@ def _switches(root):
     for (draw, start, rule), rows in sorted(_cor4_rows(root).items()):
         b = list(cor4_best_n(rows).values())
         up = sum(1 for a, c in zip(b[:-1], b[1:]) if a > 1 and c == 1)
-        key = f"draw {draw}" + (f", start {start}" if start != "prior" else "")
+        key = f"draw {draw}, start {start}"
         out.setdefault(STEP_RULES[rule], {})[key] = Estimate(up)
     return out
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from sgmcmc_verify.store.io import read_json, write_json
 
+from sgmcmc_verify.ledger.measures import DataUsed
 from sgmcmc_verify.ledger.rules import judge
 
 from .claims_data import FIG9_SPLIT_RULE, fig9_split
@@ -66,7 +67,8 @@ def run_splits(splits, out, scale="paper", eta_grid=None) -> dict:
         s = dataclasses.replace(BLRSensitivitySettings.at(scale), split_seed=k, **over)
         t0 = time.time()
         run_blr_n1(s, root / "vrsg")
-        m = fig9_split(root)
+        m = fig9_split(root, used=tuple(DataUsed(d.get("name", "?"), str(d.get("source", "")), bool(d.get("builtin")))
+                                        for d in s.inputs()["data"]))
         v = judge(FIG9_SPLIT_RULE, m)
         meta = read_json(root / "vrsg" / "blr_n1.json")
         summary[k] = {"status": v.status, "by_reading": {r: e.status for r, e in (v.map or {}).items()},

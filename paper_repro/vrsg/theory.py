@@ -1,7 +1,7 @@
 """vrSG-MCMC, the theory half on the §5 synthetic model: exact identities, Theorem 3, Corollary 4, Figure 1, Theorem 6's MSE.
 
 Experiments never plot: each ``run_*`` writes CSV/JSON into the directory it is given (``results/vrsg/``);
-``figures/vrsg.py`` reads them and ``paper_repro/vrsg/claims.py`` judges them. Which numbers are exact
+``figures/vrsg.py`` reads them and the declared claims (``paper_repro/vrsg/claims_*.py``) read them; the ledger judges. Which numbers are exact
 and which Monte Carlo is said in every output: the MSE on the Gaussian-mean model is exact
 (:mod:`sgmcmc_verify.analytic.vrsg_gaussian`, matrix powers of the moment recursion); the ``*_mc`` files and columns
 are Monte Carlo of the real samplers (``sgmcmc_verify.samplers`` stepped by :func:`sgmcmc_verify.runner.run_chains`)

@@ -243,3 +243,7 @@ def test_record_tasks_times_every_task_and_leaves_results_alone():
         run_tasks(_sleepy, [(24,), (1,), (1,)], n_jobs=2, backend="threading")
     assert lop.idle_fraction() > 0.25 and lop.idle_fraction() > balanced
     assert lop.summary()["tasks"] == 3
+    with record_tasks() as many:  # run_realizations_many reads its generator through zip (never exhausted)
+        run_realizations(functools.partial(_block, method="SGLD"), 6, seed=1, block_size=3, n_jobs=2,
+                         backend="threading")
+    assert many.summary()["sections"] == 1 and many.summary()["tasks"] == 2

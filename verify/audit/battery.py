@@ -1,18 +1,21 @@
-"""The audit battery: run the six checks on one sampler factory and store the numbers.
+"""The audit battery: run the checks on one sampler factory and store the numbers.
 
-``audit(factory, params=..., scale=..., name=...)`` runs checks 1–6 (:mod:`~sgmcmc_verify.audit.consistency`,
-:mod:`~sgmcmc_verify.audit.sg_noise`, :mod:`~sgmcmc_verify.audit.time_average`, :mod:`~sgmcmc_verify.audit.multimodal`,
-:mod:`~sgmcmc_verify.audit.stability`, :mod:`~sgmcmc_verify.audit.cost`) and writes ``results/audit/<name>/``:
-``summary.json`` (the one-screen table rows ``{check, measured, expected, status, detail}``, the
-settings, the seed, the factory, its parameters and the package versions), ``summary.csv``, and one
-``<check>.json`` with the numbers behind each row. Drawing (``figures/audit.py``) reads these files only.
+``audit(factory, params=..., scale=..., name=...)`` probes the protocol (:mod:`~sgmcmc_verify.audit.protocol`),
+then runs the checks (:data:`CHECKS`: :mod:`~sgmcmc_verify.audit.consistency` on two targets,
+:mod:`~sgmcmc_verify.audit.mixing`, :mod:`~sgmcmc_verify.audit.sg_noise`, :mod:`~sgmcmc_verify.audit.time_average`,
+:mod:`~sgmcmc_verify.audit.multimodal`, :mod:`~sgmcmc_verify.audit.stability`, :mod:`~sgmcmc_verify.audit.cost`),
+each under its time limit (:func:`run_check`: a timeout, a divergence, an exception of the audited code or
+non-finite numbers are a ``flagged`` finding of that check, and the others still run), and writes
+``results/audit/<name>/`` — replaced whole when it is complete: ``summary.json`` (the one-screen table rows
+``{check, measured, expected, status, detail}``, the settings, the seed, the factory, its parameters and the
+package versions), ``summary.csv``, and one ``<check>.json`` with the numbers behind each row. Drawing
+(``figures/audit.py``) reads these files only, through its ``read_summaries`` (which skips a corrupt one).
 """
 from __future__ import annotations
 
 import hashlib
 import importlib
 import importlib.util
-import json
 import os
 import re
 import shutil
@@ -42,7 +45,7 @@ from .sg_noise import sg_sensitivity_check
 from .stability import stability_check
 from .time_average import time_average_check
 
-__all__ = ["audit", "load_factory", "CHECKS", "AuditReport", "CheckTimeout", "time_limit", "run_check", "read_summaries",
+__all__ = ["audit", "load_factory", "CHECKS", "AuditReport", "CheckTimeout", "time_limit", "run_check",
            "LABELS"]
 
 #: check id → file stem of its numbers.
@@ -388,30 +391,3 @@ def audit(factory, params: dict | None = None, *, scale: str = "default", name: 
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return report
-
-
-def read_summaries(root, warn=None) -> dict:
-    """``{name: summary}`` of every audit under ``root`` (``results/audit``) whose ``summary.json`` reads.
-
-    A folder whose ``summary.json`` is missing, unreadable or not an audit summary is skipped with a
-    warning (``warn(message)``, default :func:`warnings.warn`): one corrupt old audit does not stop the others.
-    """
-    warn = warn or (lambda m: warnings.warn(m, RuntimeWarning, stacklevel=3))
-    out = {}
-    root = Path(root)
-    if not root.is_dir():
-        return out
-    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        f = folder / "summary.json"
-        if not f.is_file():
-            continue
-        try:
-            sm = json.loads(f.read_text())
-            if not isinstance(sm, dict) or not isinstance(sm.get("rows"), list) or not all(
-                    isinstance(r, dict) and {"check", "status"} <= set(r) for r in sm["rows"]):
-                raise ValueError("not an audit summary (no rows of check/status)")
-        except (OSError, ValueError, UnicodeDecodeError) as e:
-            warn(f"skipping the audit in {folder}: {f.name} is unreadable ({type(e).__name__}: {str(e)[:120]})")
-            continue
-        out[folder.name] = sm
-    return out

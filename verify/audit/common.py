@@ -1,8 +1,8 @@
 """What the checks of the audit share: the summary row, building the audited sampler, exact draws, the
 exact linear law where the sampler exposes one, and the bootstrap slope of an error curve.
 
-The toolkit's sampler protocol (:class:`sgmcmc_verify.integrators.base.Sampler`): a factory
-``factory(target, step_size, **params)`` returns an object with ``target``, ``name``,
+The sampler protocol of the audit (:class:`sgmcmc_verify.audit.protocol.AuditedSampler`): a factory
+``factory(target, step_size, **params)`` returns an object with ``target``,
 ``init(position, momentum=None)`` and ``step(state, rng) -> (state, StepInfo)``; every check steps it
 through :func:`sgmcmc_verify.runner.run_chains` (and :func:`sgmcmc_verify.runner.run_realizations` for independent
 realizations), never by its own loop.

@@ -18,6 +18,10 @@ smallest h, and the error has stopped decreasing over the three smallest h (slop
 ``VANISHING_SLOPE``). A significant intercept with an error still decreasing there is a ``warn``: a
 slowly vanishing error and a constant one cannot be told apart on a finite grid.
 
+The exact start keeps the law of a sampler that never moves, so the largest-h run has a twin started from
+a point mass ``displacement`` posterior s.d. away (:func:`~sgmcmc_verify.audit.mixing.displaced_twin`); the
+row is flagged when the twin does not reach the moments the exact-start chains keep.
+
 References
 ----------
 EWSG, seed ``000_8e0377c44e2ea3b8.txt``: §5.1 (the target), eq. (3), Appendix E; weak order of

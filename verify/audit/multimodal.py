@@ -5,9 +5,9 @@ The mixture ``exp(−f_i) ∝ 2e^{−‖x−a_i‖²/2} + e^{−‖x+a_i‖²/2}
 2 : 1. Chains start from exact draws (midpoint quadrature of the density,
 :func:`sgmcmc_verify.targets.grid_density` / :func:`sgmcmc_verify.targets.sample_from_grid`) moved by
 ``mixture_displacement`` perpendicular to ``ā`` (within their mode, so the mode weights of the start are
-exact but its law is not: a sampler that does not move keeps the start's W2, and is flagged when its final
-W2 is above half the start's; within-mode relaxation takes ~γ time units, ≤ 15 for the toolkit, against
-the 50 of the smoke run) and run
+exact but its law is not: a sampler that does not move keeps the start's W2, and is flagged when its
+r.m.s. move from its start is below half the displacement, while a correct one forgets its start:
+within-mode relaxation takes ~γ time units, ≤ 15 for the toolkit, against the 50 of the smoke run) and run
 ``mixture_steps`` steps; their final positions (R points) are compared with R fresh exact draws by exact
 W2 (:func:`sgmcmc_verify.measure.transport.w2_exact`), and the same distance between two independent exact
 samples of size R, repeated, is the floor: what a perfect sampler would show at this sample size.
@@ -24,13 +24,17 @@ from __future__ import annotations
 from functools import partial
 
 import numpy as np
+from scipy.stats import t as student_t
 
 from ..measure.transport import w2_exact
 from ..runner import run_chains, run_realizations
 from ..targets.mixtures import grid_density, hsg_mixture_target, sample_from_grid
 from .common import CheckResult, init_state, make_sampler
 
-__all__ = ["mixture_block", "multimodality_check"]
+__all__ = ["mixture_block", "multimodality_check", "FLOOR_LEVEL"]
+
+#: One-sided level of the floor's prediction bound (the normal "3 σ" level, Φ(3)).
+FLOOR_LEVEL = 0.99865
 
 
 def mixture_block(n_chains, rng, *, factory, params, target, grid, step_size, steps, displacement=0.0):
@@ -87,23 +91,29 @@ def multimodality_check(factory, params, settings, *, n_jobs=1) -> CheckResult:
     occ = float(out["occupancy"].mean())
     occ_se = float(out["occupancy"].std(ddof=1) / np.sqrt(R))
     sw = float(out["switches"].mean() / s.mixture_steps * 1000)
-    # the sampler's W2 carries the same sampling noise as the floor; "above" means beyond the floor's
-    # mean + 3 standard deviations of its replicates
-    fmax = float(floor.mean() + 3 * floor.std(ddof=1))
-    if w2 > 0.5 * w2_start:
-        status, verdict = "flagged", (f"W2 = {w2:.3f} after {s.mixture_steps} steps from a start displaced by "
-                                      f"{s.mixture_displacement:g} within the modes (W2 at the start {w2_start:.3f}): the "
-                                      "chains did not cover half the way to the target: flagged")
+    # the sampler's W2 carries the same sampling noise as the floor; "above" means beyond the one-sided
+    # 99.87 % (the "3 σ" level) prediction bound for one more draw of the floor's law, estimated from its k
+    # replicates: mean + t_{k−1} s √(1 + 1/k) (k = 10 at smoke scale: 4.3 s; k = 20: 3.6 s). A bare mean + 3 s
+    # with s from 10 replicates under-covers (its false-warning rate on a correct sampler is several times
+    # the stated 0.13 %): that made check 4 warn on correct samplers at smoke scale (#27)
+    k = floor.size
+    kfac = float(student_t.ppf(FLOOR_LEVEL, k - 1) * np.sqrt(1 + 1 / k))
+    fmax = float(floor.mean() + kfac * floor.std(ddof=1))
+    move = float(np.sqrt(np.mean(np.sum((out["final"] - out["start"]) ** 2, axis=1))))
+    if move < 0.5 * s.mixture_displacement:
+        status, verdict = "flagged", (f"the chains moved {move:.3g} (r.m.s.) in {s.mixture_steps} steps from a start "
+                                      f"displaced by {s.mixture_displacement:g} within the modes (W2 {w2_start:.3f} at the "
+                                      f"start, {w2:.3f} at the end): they do not move: flagged")
     elif w2 <= fmax:
-        status, verdict = "pass", (f"W2 = {w2:.3f} within the exact-vs-exact floor ({floor.mean():.3f} + 3 s.d. = "
-                                   f"{fmax:.3f}, {floor.size} replicates) ✓")
+        status, verdict = "pass", (f"W2 = {w2:.3f} within the exact-vs-exact floor ({floor.mean():.3f} + {kfac:.2f} s.d. = "
+                                   f"{fmax:.3f}: the 99.87 % prediction bound from {floor.size} replicates) ✓")
     else:
-        status, verdict = "warn", (f"W2 = {w2:.3f} above the exact-vs-exact floor ({floor.mean():.3f} + 3 s.d. = "
-                                   f"{fmax:.3f}): a bias resolved at h = {s.mixture_step_size}")
+        status, verdict = "warn", (f"W2 = {w2:.3f} above the exact-vs-exact floor ({floor.mean():.3f} + {kfac:.2f} s.d. = "
+                                   f"{fmax:.3f}, the 99.87 % prediction bound): a bias resolved at h = {s.mixture_step_size}")
     verdict += (f"; occupancy of +ā {occ:.3f} ± {occ_se:.3f} (exact {occ_exact:.3f}); "
                 f"{sw:.2f} switches per 1,000 steps")
-    data = {"w2": w2, "w2_start": w2_start, "displacement": s.mixture_displacement, "floor": floor.tolist(), "occupancy": occ, "occupancy_se": occ_se, "occupancy_exact": occ_exact,
-            "switches_per_1000": sw, "h": s.mixture_step_size, "steps": s.mixture_steps, "chains": R,
+    data = {"w2": w2, "w2_start": w2_start, "rms_move": move, "displacement": s.mixture_displacement, "floor": floor.tolist(), "occupancy": occ, "occupancy_se": occ_se, "occupancy_exact": occ_exact,
+            "switches_per_1000": sw, "floor_bound": fmax, "floor_factor": kfac, "h": s.mixture_step_size, "steps": s.mixture_steps, "chains": R,
             "n": s.mixture_n, "cells": s.mixture_cells, "mass_at_boundary": grid.mass_at_boundary, "seed": seed}
     return CheckResult("multimodality (mixture)", f"W2 {w2:.3f} / floor {floor.mean():.3f}; occ {occ:.2f}",
-                       f"W2 ≤ floor + 3 s.d.; occupancy {occ_exact:.2f}", status, verdict, data)
+                       f"W2 ≤ floor bound; occupancy {occ_exact:.2f}", status, verdict, data)

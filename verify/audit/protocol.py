@@ -37,6 +37,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import DivergenceError
+from ..runner import run_chains
 
 __all__ = ["AuditedSampler", "SamplerState", "StepInfoLike", "ProtocolError", "CheckedSampler", "OPTIONAL_KEYWORDS",
            "factory_name", "probe", "unwrap"]
@@ -127,6 +128,7 @@ class CheckedSampler:
         self.wrapped = sampler
         self.factory = factory
         self._steps = 0
+        self._delegate = sampler.step      # one call per step() of this wrapper: the runner keeps the loop
 
     def __getattr__(self, key):
         if key == "wrapped":
@@ -151,7 +153,7 @@ class CheckedSampler:
         return st
 
     def step(self, state, rng):
-        out = self.wrapped.step(state, rng)
+        out = self._delegate(state, rng)
         if not isinstance(out, tuple) or len(out) != 2:
             self._fail(f"step returned {type(out).__name__}"
                        f"{'' if not isinstance(out, tuple) else f' of length {len(out)}'}, expected (state, info)")
@@ -217,5 +219,4 @@ def probe(factory: Callable, params: dict, target, step_size: float, *, name: st
     st = s.init(pos)
     if hasattr(st, "momentum"):
         st = s.init(pos, rng.standard_normal(pos.shape))
-    for _ in range(steps):
-        st, _ = s.step(st, rng)
+    run_chains(s, st, rng, steps=steps)

@@ -71,7 +71,8 @@ class AuditSettings(ScaledSettings):
         Chains of check 1's displaced-start twin (at the largest h of its grid).
     mixing_hL, mixing_time, mixing_chains :
         The mixing check: ``h·L``, the sample window (units of ``1/λ_min``; 2000 holds ≥ 50 integrated
-        autocorrelation times of the underdamped samplers at γ = 15, τ ≈ 30/λ_min; smoke's 400 holds 13)
+        autocorrelation times of the underdamped samplers at γ = 15, τ ≈ 30/λ_min; smoke's 800 holds 26 of
+        them, and 9 of HMC's with 5 leapfrog steps, τ ≈ 60–90/λ_min: above the warning level of 5)
         and the chains per ensemble (emcee averages the autocorrelation over them; 16 at smoke scale: the
         z of the law comparison is t-distributed with 15 degrees of freedom, P(|t| > 6) ≈ 2e-5).
     mixture_displacement : float
@@ -121,7 +122,7 @@ class AuditSettings(ScaledSettings):
                   "ta_times": (8.0, 32.0, 64.0), "ta_chains": 300, "mixture_steps": 1000, "mixture_chains": 300,
                   "mixture_cells": 200, "mixture_floor_reps": 10, "stability_steps": 500, "stability_chains": 8,
                   "cost_n": (100, 1000, 10_000), "cost_chains": 200, "cost_steps": 100, "cost_repeats": 2,
-                  "displaced_chains": 125, "mixing_chains": 16, "mixing_time": 400.0},
+                  "displaced_chains": 125, "mixing_chains": 16, "mixing_time": 800.0},
     }
 
     @classmethod

@@ -206,8 +206,10 @@ def _before_after(records: list[dict], previous: dict) -> list[dict]:
 
 
 def _read_previous(path: Path) -> dict:
+    from ..store.io import read_regular
+
     try:
-        js = json.loads(path.read_text())
+        js = json.loads(read_regular(path))   # a FIFO in its place is refused, not waited on
         return {c["id"]: c for c in js.get("claims", []) if isinstance(c, dict) and "id" in c}
     except (OSError, ValueError, AttributeError, TypeError):
         return {}
@@ -222,8 +224,8 @@ def _md_cell(text) -> str:
 
     Examples
     --------
-    >>> _md_cell("[x](javascript:alert(1)) <b>|</b>")
-    '\\[x\\](javascript:alert(1)) &lt;b&gt;\\|&lt;/b&gt;'
+    >>> print(_md_cell("[x](javascript:alert(1)) <b>|</b>"))
+    \\[x\\](javascript:alert(1)) &lt;b&gt;\\|&lt;/b&gt;
     """
     t = " ".join(str(text).split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", t)

@@ -292,7 +292,8 @@ class Ordering(Rule):
     of the two estimates. ``held``: every pair resolved as claimed, each at ``level`` (an intersection-union test);
     ``failed``: some pair resolved the other way by Holm's step-down procedure over all pairs at ``level``;
     ``inconclusive`` otherwise (with the replicates that would resolve the open pairs at the observed differences).
-    A pair of exact numbers is decided by its sign; a pair involving a single run (``n = 1``) is never resolved.
+    A pair of exact numbers is decided by its sign; a pair involving a single run (``n = 1``) is never resolved, nor
+    is a pair of replicated estimates whose replicates did not vary at all (both standard errors 0: no spread to test).
     """
 
     groups: tuple
@@ -358,7 +359,10 @@ class Ordering(Rule):
                 continue
             se = math.hypot(ea.se, eb.se)
             if se == 0:
-                (right if d > 0 else wrong).append(pair)
+                if ea.exact and eb.exact:
+                    (right if d > 0 else wrong).append(pair)
+                else:   # replicates that did not vary at all: no spread to test against, neither order is resolved
+                    open_.append(pair)
                 continue
             df = _welch_df(ea, eb)
             t = d / se

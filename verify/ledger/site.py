@@ -284,12 +284,14 @@ def _audits(out: Path) -> list[dict]:
     """One card per ``out/audit/<name>/index.html``, with counts from the ``summary.json`` beside it."""
     cards = []
     for page in sorted((out / "audit").glob("*/index.html")):
+        if not page.is_file() or page.is_symlink():   # a FIFO or a link planted there is not read
+            continue
         name = page.parent.name
         m = re.search(r"<title>(.*?)</title>", page.read_text(errors="replace"), re.S | re.I)
         card = {"name": name, "title": " ".join(m.group(1).split()) if m else name,
                 "href": rel_href("audit", name, "index.html"), "counts": [], "problems": [], "note": ""}
         summary = page.parent / "summary.json"
-        if summary.is_file():
+        if summary.is_file() and not summary.is_symlink():
             try:
                 data = json.loads(summary.read_text())
                 rows = data.get("rows", data.get("checks", [])) if isinstance(data, dict) else data

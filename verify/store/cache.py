@@ -261,7 +261,18 @@ def _check_key(path, m: Mapping[str, Any], exp: Experiment | None) -> None:
         cfg = exp.settings.at(m["scale"])
     except (ValueError, TypeError):
         raise ResultFileError(path, f"corrupt manifest: unknown scale {m['scale']!r}", repair) from None
+    over = m.get("overrides") or {}
+    try:   # a run with --set / --seed: the scale's settings with the recorded overrides
+        cfg = apply_overrides(cfg, over, str(m["id"])) if isinstance(over, dict) else None
+    except ValueError as e:
+        raise ResultFileError(path, f"corrupt manifest: its overrides do not apply ({e})", repair) from None
+    if cfg is None:
+        raise ResultFileError(path, "corrupt manifest: overrides must be an object", repair)
     want = _jsonable(cfg.key_fields())
+    over = m.get("overrides") or {}
+    if not isinstance(over, dict):
+        raise ResultFileError(path, "corrupt manifest: overrides must be an object", repair)
+    want.update({k: _jsonable(v) for k, v in over.items() if k in want})   # `run --set` / `--seed`: named changes
     have = {k: m["settings"].get(k) for k in want}
     if json.dumps(want, sort_keys=True) != json.dumps(_jsonable(have), sort_keys=True):
         diff = sorted(k for k in want if json.dumps(want[k]) != json.dumps(_jsonable(have[k])))
@@ -458,13 +469,17 @@ def _check_run_args(n_jobs, backend) -> None:
 
 
 def _compute(exp: Experiment, cfg, scale, settings, fp, modules, key, exp_dir: Path, cache: Path, n_jobs, backend,
-             progress, log, overrides=None) -> None:
+             progress, log, overrides=None, keep_chains=None) -> None:
     """Run ``exp`` into a temporary directory and move it into place as ``cache`` (the entry lock is held)."""
     tmp = exp_dir / f".tmp-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     tmp.mkdir(parents=True, exist_ok=False)
     try:
         t0 = time.perf_counter()
-        exp.run(cfg, tmp, n_jobs, backend, progress)
+        if keep_chains is None:
+            exp.run(cfg, tmp, n_jobs, backend, progress)
+        else:
+            with keep_chains.capture() as records:
+                exp.run(cfg, tmp, n_jobs, backend, progress)
         wall = time.perf_counter() - t0
         missing = [o for o in exp.outputs if not (tmp / o).exists()]
         if missing:
@@ -476,6 +491,8 @@ def _compute(exp: Experiment, cfg, scale, settings, fp, modules, key, exp_dir: P
                     "sha256": {o: sha256_file(tmp / o) for o in exp.outputs}}
         if overrides:   # only when given, so that a plain run's manifest is what it always was
             manifest["overrides"] = _jsonable(overrides)
+        if keep_chains is not None:   # the final states / traces as netCDF under <entry>/chains (not outputs)
+            manifest["chains"] = _jsonable(keep_chains.write(records, tmp / "chains", {"id": exp.id, "scale": scale}))
         write_json(tmp / "manifest.json", manifest)
         if cache.exists():  # a forced run, or a corrupt entry: set the old one aside first (rename, never delete first)
             old = exp_dir / f".old-{key}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -542,7 +559,7 @@ def _publish(exp: Experiment, cache: Path, manifest: Mapping[str, Any], root: Pa
 
 def run_experiment(exp: Experiment | str, scale: str = "default", *, results_root="results", n_jobs: int = 1,
                    backend: str | None = None, force: bool = False, progress=None, log=None,
-                   overrides: Mapping[str, Any] | None = None) -> dict:
+                   overrides: Mapping[str, Any] | None = None, keep_chains=None) -> dict:
     """Run (or reuse) one experiment and copy its outputs into ``results_root/<paper>/``.
 
     A stored entry is reused only after its manifest and the SHA-256 of every output check out
@@ -570,6 +587,10 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
         Settings changed from the scale's values (``run --set KEY=VALUE`` / ``--seed``), checked and read
         as the fields' types by :func:`sgmcmc_verify.store.settings.apply_overrides`; they enter the cache
         key like every setting, and the manifest lists them under ``"overrides"``.
+    keep_chains : sgmcmc_verify.chains.ChainKeeper or None
+        Keep the chains' final states (and kept traces) as ArviZ netCDF files (``sgmcmc_verify.chains.KEEPER``;
+        ``run --keep-chains``): in the entry's ``chains/``, listed under ``"chains"`` in the manifest, copied to
+        ``results_root/<paper>/<id>.chains/``. A stored entry without chains is recomputed once.
 
     Returns
     -------
@@ -604,15 +625,21 @@ def run_experiment(exp: Experiment | str, scale: str = "default", *, results_roo
     try:
         remove_stale_temporaries(exp_dir, held_key=key, log=log)
         manifest = None if force else _stored(exp, cache, key, log)
+        if manifest is not None and keep_chains is not None and "chains" not in manifest:
+            if log:
+                log(f"{exp.id}: the stored result {key} kept no chains; recomputing it to keep them (same numbers)")
+            manifest = None
         cached = manifest is not None
         if cached:
             if log:
                 log(f"{exp.id}: reused stored result (key {key})")
         else:
             _compute(exp, cfg, scale, settings, fp, modules, key, exp_dir, cache, n_jobs, backend, progress, log,
-                     overrides={k: getattr(cfg, k) for k in (overrides or {})})
+                     overrides={k: getattr(cfg, k) for k in (overrides or {})}, keep_chains=keep_chains)
             manifest = check_manifest(cache / "manifest.json", exp.id, key, exp=exp)
         _publish(exp, cache, manifest, root, log)
+        if keep_chains is not None:
+            keep_chains.publish(cache, root / exp.paper / f"{exp.id}.chains")
     finally:
         lock.release()
     manifest = dict(manifest)

@@ -243,10 +243,9 @@ def _appd_rows(ewsg_kls, sghmc_kls):
                                          ([2.0, 1.4, 0.6, 0.4, 0.4], "failed"),      # 0.375 vs 0.875
                                          ([2.0, 0.55, 0.45, 0.4, 0.4], "held")])     # 0.906 vs 0.875
 def test_comparable_speed_with_minibatch_b_over_M_plus_1(tmp_path, ewsg, status):
-    d = tmp_path / "ewsg"
-    write_csv(d / "appD.csv", _appd_rows(ewsg, [2.0, 0.6, 0.45, 0.4, 0.4]))
-    write_json(d / "ewsg.appD.manifest.json", {"settings": {"realizations": 1000, "index_chain_length": 1,
-                                                            "batch_sizes": [1], "passes": 4.0, "step_size": 0.05}})
+    _store(tmp_path, "minibatch_speed", {"realizations": 1000, "index_chain_length": 1, "batch_sizes": [1],
+                                         "passes": 4.0, "step_size": 0.05},
+           minibatch_speed_csv=_appd_rows(ewsg, [2.0, 0.6, 0.45, 0.4, 0.4]))
     v = get(f"{P}.sec5.1.comparable_speed_minibatch_b_over_M_plus_1").evaluate(tmp_path)
     assert v.status == status and v.basis == "our design"
 

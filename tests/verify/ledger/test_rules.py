@@ -279,3 +279,17 @@ def test_family_level_is_the_three_standard_error_tail():
     from scipy import stats
 
     assert math.isclose(FAMILY_LEVEL, 2 * stats.norm.sf(3.0), rel_tol=0.01)
+
+
+def test_ordering_of_replicates_without_spread_is_not_decided_by_sign():
+    """Two chains each that all land on the same number (e.g. chance accuracy) cannot resolve an order either way;
+    exact numbers can (a tie of exact numbers contradicts a strict order)."""
+    from sgmcmc_verify.ledger.measures import Estimate
+    from sgmcmc_verify.ledger.rules import judge, ordering
+
+    rule = ordering("a", "b", descending=True)
+    tie = judge(rule, {"a": Estimate(0.1, 0.0, n=2), "b": Estimate(0.1, 0.0, n=2)})
+    apart = judge(rule, {"a": Estimate(0.2, 0.0, n=2), "b": Estimate(0.1, 0.0, n=2)})
+    assert tie.status == "inconclusive" and apart.status == "inconclusive"
+    assert judge(rule, {"a": Estimate(0.1), "b": Estimate(0.1)}).status == "failed"
+    assert judge(rule, {"a": Estimate(0.2), "b": Estimate(0.1)}).status == "held"

@@ -1018,3 +1018,43 @@ def test_thumbnails_follow_the_figures_bytes_not_their_times_and_are_0644(tmp_pa
     mask = os.umask(0o022)
     os.umask(mask)
     assert (out / "report" / thumb).stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+# ---- 12. issue #28: --n-jobs capped at the number of tasks; options without effect warn ---------------------
+
+@pytest.mark.parametrize("n_jobs", [8, -1])
+def test_n_jobs_is_capped_at_the_number_of_tasks(n_jobs, monkeypatch):
+    from sgmcmc_verify import runner
+
+    seen = []
+    real = runner.parallel_config
+
+    def spy(**kw):
+        seen.append(kw.get("n_jobs"))
+        return real(**kw)
+
+    monkeypatch.setattr(runner, "parallel_config", spy)
+    out = runner.run_tasks(abs, [(-1,), (-2,)], n_jobs=n_jobs, backend="threading")
+    assert list(out) == [1, 2] and seen == [2]
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (REPORT_ARGV + ["--scale", "paper"], "--scale paper has no effect with --no-run"),
+    (["run", "ewsg.fig1a", "--scale", "smoke", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler tcp://127.0.0.1:1 has "
+                                                                                    "no effect without --backend dask"),
+])
+def test_options_without_effect_warn(argv, needle, fig1a_copy, capsys):
+    root, _ = fig1a_copy
+    capsys.readouterr()
+    assert main(argv + ["--results", str(root), "--no-progress"] + (["--out", str(root / "o")] if argv[0] == "report"
+                                                                      else [])) == 0
+    assert needle in capsys.readouterr().err
+
+
+def test_a_run_with_a_changed_setting_is_not_taken_for_an_edited_manifest(fig1a_copy, capsys):
+    """Control for the scale check: ``run --set`` records its changes (``overrides``), which the check allows."""
+    root, _ = fig1a_copy
+    n = json.loads((root / "ewsg" / "ewsg.fig1a.manifest.json").read_text())["settings"]["realizations"]
+    assert main(["run", "ewsg.fig1a", "--scale", "smoke", "--set", f"realizations={n // 2}", "--results", str(root),
+                 "--no-progress"]) == 0
+    assert _report(root) == 0
