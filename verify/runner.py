@@ -119,7 +119,8 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
         ``"compiled"``: the stretches between checkpoints in one ``sampler.advance(state, rng, k)`` call
         (:func:`sgmcmc_verify.integrators.compiled.advance`, numba; the same numbers bit for bit) for long
         single chains; needs ``unit="steps"``, no ``time_average``, ``keep_last`` or ``trace_info``.
-        ``"auto"``: ``"compiled"`` where it is faster (:func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
+        ``"auto"``: ``"compiled"`` where it is faster (the sampler's ``choose_engine``,
+        :func:`~sgmcmc_verify.integrators.compiled.choose_engine`:
         a kernel exists and chains × b is small) and the run allows it, else ``"numpy"``; the same numbers.
 
     Returns
@@ -170,9 +171,9 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     if engine not in ("numpy", "compiled", "auto"):
         raise ValueError(f"engine must be 'numpy', 'compiled' or 'auto', got {engine!r}")
     if engine == "auto":
-        from .integrators.compiled import choose_engine
         simple = unit == "steps" and not (time_average or keep_last or trace_info)
-        engine = choose_engine(sampler, state.position.shape[0]) if simple else "numpy"
+        chooser = getattr(sampler, "choose_engine", None)   # an Integrator's; the runner imports no integrator
+        engine = chooser(state.position.shape[0]) if simple and chooser is not None else "numpy"
     if engine == "compiled" and (unit != "steps" or time_average or keep_last or trace_info):
         raise ValueError("engine='compiled' needs unit='steps' and no time_average, keep_last or trace_info")
     observe = dict(observe or {})

@@ -189,9 +189,9 @@ def minibatch_gradient(target, position: np.ndarray, idx: np.ndarray) -> np.ndar
 
 
 def _zero_prior(target) -> bool:
-    """Whether ``target``'s prior gradient is :class:`~sgmcmc_verify.targets.base.CentersTarget`'s zeros (not overridden)."""
-    from ..targets.base import CentersTarget
-    return getattr(type(target), "prior_gradient", None) is CentersTarget.prior_gradient
+    """Whether ``target``'s prior gradient is :class:`~sgmcmc_verify.targets.base.CentersTarget`'s zeros (not overridden):
+    that method carries the mark ``zero_prior`` (estimators do not import targets)."""
+    return bool(getattr(getattr(type(target), "prior_gradient", None), "zero_prior", False))
 
 
 def sum_data_gradients(target, position: np.ndarray, idx: np.ndarray) -> np.ndarray:

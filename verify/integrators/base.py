@@ -166,6 +166,12 @@ class Integrator(abc.ABC):
         from .compiled import advance
         return advance(self, state, rng, steps)
 
+    def choose_engine(self, chains: int) -> str:
+        """``"compiled"`` where the compiled kernel beats the NumPy step for ``chains`` chains, else ``"numpy"``
+        (:func:`sgmcmc_verify.integrators.compiled.choose_engine`; what ``run_chains(engine="auto")`` asks)."""
+        from .compiled import choose_engine
+        return choose_engine(self, chains)
+
     def _diverged(self, state, *arrays):
         """Raise the :class:`DivergenceError` of ``state.step`` for the non-finite chains of ``arrays``."""
         raise DivergenceError(self.name, state.step, self.settings(), nonfinite_chains(*arrays))

@@ -224,8 +224,8 @@ def _md_cell(text) -> str:
 
     Examples
     --------
-    >>> _md_cell("[x](javascript:alert(1)) <b>|</b>")
-    '\\[x\\](javascript:alert(1)) &lt;b&gt;\\|&lt;/b&gt;'
+    >>> print(_md_cell("[x](javascript:alert(1)) <b>|</b>"))
+    \\[x\\](javascript:alert(1)) &lt;b&gt;\\|&lt;/b&gt;
     """
     t = " ".join(str(text).split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", t)

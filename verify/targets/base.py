@@ -144,3 +144,6 @@ class CentersTarget:
     def prior_gradient(self, theta):
         """No prior: ``∇V_0 = 0``."""
         return np.zeros_like(theta)
+
+    #: marks this method as the zero prior (an estimator may skip adding it; an override has no such mark)
+    prior_gradient.zero_prior = True
