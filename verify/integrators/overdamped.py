@@ -84,6 +84,10 @@ class OverdampedEM(Integrator):
             ctx = StepContext()
         object.__setattr__(self, "_step_context", ctx)
         object.__setattr__(self, "_noisy", bool(np.isfinite(self.inverse_temperature)))
+        # exactly the identity (a subclass may change drift / noise): its arithmetic inlined in _update, the
+        # factor of ξ computed once as IdentityPreconditioner.noise computes it
+        object.__setattr__(self, "_identity", type(self.preconditioner) is IdentityPreconditioner)
+        object.__setattr__(self, "_noise_amplitude", np.sqrt(2.0 * self.step_size / self.inverse_temperature))
 
     def _context(self) -> StepContext:
         """What the estimator is told: ``h`` and the noise amplitude ``σ = √(2/β)`` per ``√h`` with the identity
@@ -97,7 +101,15 @@ class OverdampedEM(Integrator):
         if pre.requires_finite_gradient and not np.isfinite(g).all():
             self._diverged(state, g)
         pstate = pre.update(state.preconditioner_state, g, self.target.n)
-        pos = state.position - pre.drift(pstate, g, h)
-        if self._noisy:  # β < ∞, decided once in _validate
-            pos += pre.noise(pstate, rng.standard_normal(pos.shape), h, self.inverse_temperature)  # pos is this step's
+        if self._identity:  # x − h ĝ + √(2h/β) ξ: IdentityPreconditioner's drift and noise, in arrays this step owns
+            pos = np.multiply(g, h)
+            np.subtract(state.position, pos, out=pos)
+            if self._noisy:
+                xi = rng.standard_normal(pos.shape)
+                xi *= self._noise_amplitude
+                pos += xi
+        else:
+            pos = state.position - pre.drift(pstate, g, h)
+            if self._noisy:  # β < ∞, decided once in _validate
+                pos += pre.noise(pstate, rng.standard_normal(pos.shape), h, self.inverse_temperature)  # pos is this step's
         return OverdampedState(pos, pstate, est.state, state.step + 1), StepInfo(est.evaluations, est.info), (pos,)

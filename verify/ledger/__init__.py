@@ -21,8 +21,8 @@ module              contents
 
 ``docs/ledger_rules.md`` is the guide: the vocabulary, how to declare a claim, how to convert an old evaluator.
 """
-from .claims import (ABOUT, OLD_STYLE_PAPERS, STATUSES, Claim, Verdict, all_claims, declare, format_ci, get,
-                     interval_verdict, load_all, not_run_claim, ordering_verdict, register, slope_verdict)
+from .claims import (ABOUT, OLD_STYLE_PAPERS, STATUSES, Claim, Verdict, all_claims, declare, format_ci, get, load_all,
+                     not_run_claim, register)
 from .measures import Compared, DataUsed, Estimate, Fit, NotAtScale, OnData, Symbolic, Tuned, TunedChoice, estimate_of
 from .rules import (FAMILY_LEVEL, MIN_FIT_POINTS, POINT_VALUE_MARGIN, THRESHOLDS, all_of, any_of, bound, equivalent,
                     exactly_one, identity, judge, ordering, over_axis, readings, robust_to, slope_in)
@@ -33,4 +33,4 @@ __all__ = ["Claim", "Verdict", "DecideBy", "STATUSES", "DECIDED", "BASES", "ABOU
            "Estimate", "Fit", "Compared", "Symbolic", "DataUsed", "OnData", "Tuned", "TunedChoice", "NotAtScale",
            "estimate_of", "ordering", "slope_in", "bound", "identity", "equivalent", "all_of", "any_of", "exactly_one",
            "readings", "robust_to", "over_axis", "judge", "FAMILY_LEVEL", "MIN_FIT_POINTS", "POINT_VALUE_MARGIN",
-           "THRESHOLDS", "slope_verdict", "interval_verdict", "ordering_verdict", "format_ci"]
+           "THRESHOLDS", "format_ci"]

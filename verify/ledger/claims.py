@@ -10,9 +10,9 @@ metrics. The ledger decides (:func:`sgmcmc_verify.ledger.rules.judge`), applies 
 Papers register their claims in ``paper_repro/<paper>/claims.py`` with :func:`register`; :func:`load_all` imports
 every such module. ``docs/ledger_rules.md`` says how to declare a claim and how to convert an old evaluator.
 
-Old-style claims (a hand-written ``evaluate(root) -> Verdict``, built with :class:`Claim` directly) still work while
-their papers are converted; :data:`OLD_STYLE_PAPERS` lists the papers that may still have them, and
-``tests/verify/ledger/test_declarations.py`` keeps every other paper declared.
+Every paper declares its claims (issue #24); the old-style verdict helpers (a hand-written status per claim) are
+gone. :data:`OLD_STYLE_PAPERS` is empty and may only stay so: ``tests/verify/ledger/test_declarations.py`` keeps every
+paper declared (a :class:`Claim` built directly, with a hand-written ``evaluate(root) -> Verdict``, fails it).
 """
 from __future__ import annotations
 
@@ -21,14 +21,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-import numpy as np
 
 from .rules import MIN_FIT_POINTS, Rule, judge
 from .verdict import STATUSES, DecideBy, Verdict
 
 __all__ = ["Claim", "Verdict", "DecideBy", "STATUSES", "ABOUT", "OLD_STYLE_PAPERS", "register", "load_all", "get",
-           "all_claims", "declare", "not_run_claim", "evaluate_declared", "slope_verdict", "upper_bound_slope_verdict",
-           "masked_slope_verdict", "interval_verdict", "ordering_verdict", "format_ci", "MIN_FIT_POINTS"]
+           "all_claims", "declare", "not_run_claim", "evaluate_declared", "format_ci", "MIN_FIT_POINTS"]
 
 #: what a claim is about: a paper's statement, or the toolkit itself (its references, its measurability); the
 #: report counts the two apart
@@ -289,94 +287,7 @@ def get(claim_id: str) -> Claim:
     return reg[claim_id]
 
 
-# ---- old-style verdict helpers (kept for the papers in OLD_STYLE_PAPERS until they are converted) -----------
-# They return a Verdict with a hand-written status; declared claims use sgmcmc_verify.ledger.rules instead.
-
-def interval_verdict(low: float, high: float, band_low: float, band_high: float) -> str:
-    """``held`` if [low, high] ⊂ band, ``failed`` if disjoint from it, ``inconclusive`` otherwise."""
-    if band_low <= low and high <= band_high:
-        return "held"
-    if high < band_low or low > band_high:
-        return "failed"
-    return "inconclusive"
-
-
-
-
-def fit_points(fit: Mapping[str, Any]) -> int | None:
-    """How many points a stored slope fit used (``points``, or the length of ``x`` / ``step_sizes_used``); None if unknown."""
-    if isinstance(fit.get("points"), int):
-        return fit["points"]
-    for k in ("x", "step_sizes_used"):
-        if isinstance(fit.get(k), (list, tuple)):
-            return len(fit[k])
-    return None
-
-
-def slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float) -> Verdict:
-    """Verdict for a stored slope fit (``slope``, ``ci_low``, ``ci_high``) against ``expected ± tolerance``.
-
-    A fit that records fewer than :data:`MIN_FIT_POINTS` points cannot fail a rate: its 'failed' is
-    reported as 'inconclusive' (the measured status is kept under ``status_on_few_points``).
-
-    Examples
-    --------
-    >>> slope_verdict({"slope": 3.7, "ci_low": 2.4, "ci_high": 9.0, "x": [1, 2, 4]}, 1.0, 0.15).status
-    'inconclusive'
-    >>> slope_verdict({"slope": 3.7, "ci_low": 2.4, "ci_high": 9.0, "x": [1, 2, 4, 8, 16]}, 1.0, 0.15).status
-    'failed'
-    """
-    status = interval_verdict(fit["ci_low"], fit["ci_high"], expected - tolerance, expected + tolerance)
-    m = {"slope": fit["slope"], "ci_low": fit["ci_low"], "ci_high": fit["ci_high"], "level": fit.get("level"),
-         "expected": expected, "tolerance": tolerance}
-    detail = f"slope {fit['slope']:.3f} {format_ci(fit)} vs {expected:g} ± {tolerance:g}"
-    k = fit_points(fit)
-    if k is not None:
-        m["points"] = k
-    if status == "failed" and k is not None and k < MIN_FIT_POINTS:
-        return Verdict("inconclusive", {**m, "status_on_few_points": "failed"},
-                       detail + f"; fitted on {k} points (fewer than {MIN_FIT_POINTS}): reported, not a refutation")
-    return Verdict(status, m, detail)
-
-
-def upper_bound_slope_verdict(fit: Mapping[str, Any], order: float, tolerance: float) -> Verdict:
-    """A log-log slope in h read against an ``O(h^order)`` upper bound: ``failed`` only *below* the band.
-
-    A bound ``C h^order`` is contradicted by an error that falls off more slowly than ``h^order``
-    (an interval below ``order − tolerance``). A steeper slope on a finite grid is consistent with
-    the bound (the constant covers the grid) but does not confirm the rate either: ``inconclusive``.
-    Inside the band: ``held``.
-
-    Examples
-    --------
-    >>> upper_bound_slope_verdict({"slope": 2.9, "ci_low": 2.8, "ci_high": 3.0}, 2.0, 0.15).status
-    'inconclusive'
-    >>> upper_bound_slope_verdict({"slope": 1.2, "ci_low": 1.1, "ci_high": 1.3}, 2.0, 0.15).status
-    'failed'
-    """
-    v = slope_verdict(fit, order, tolerance)
-    if v.status == "failed" and fit["ci_low"] > order + tolerance:
-        return Verdict("inconclusive", v.measured, v.detail + f"; steeper than h^{order:g} on this grid: consistent "
-                       f"with the O(h^{order:g}) bound, not a confirmation of the rate")
-    return v
-
-
-def masked_slope_verdict(fit: Mapping[str, Any], expected: float, tolerance: float, why: str) -> Verdict:
-    """A slope that can confirm a rate but not refute it: ``held`` inside the band, else ``inconclusive`` with ``why``.
-
-    For a measured quantity in which other terms can hide the one whose rate is claimed (e.g. the
-    h-independent ``C1/T`` in a fixed-T slope of a total MSE ``C1/T + C2 h/T + C3 h²``).
-
-    Examples
-    --------
-    >>> masked_slope_verdict({"slope": 0.4, "ci_low": 0.3, "ci_high": 0.5}, 1.0, 0.15, "C1/T flattens it").detail
-    'slope 0.400 [0.300, 0.500] vs 1 ± 0.15; C1/T flattens it'
-    """
-    v = slope_verdict(fit, expected, tolerance)
-    if v.status != "failed":
-        return v
-    return Verdict("inconclusive", v.measured, f"{v.detail}; {why}")
-
+# ---- display helpers ----------------------------------------------------------------------------------
 
 def format_ci(fit: Mapping[str, Any]) -> str:
     """``[low, high]``, with an end shown as unbounded when the bootstrap could not bound it
@@ -390,31 +301,3 @@ def format_ci(fit: Mapping[str, Any]) -> str:
     return f"[{lo}, {hi}]"
 
 
-def ordering_verdict(values: Mapping[str, float], ses: Mapping[str, float], claimed: list[list[str]], z: float = 3.0) -> Verdict:
-    """Verdict for "every name in ``claimed[i]`` is smaller than every name in ``claimed[i+1]``".
-
-    A pairwise difference counts as resolved when it exceeds ``z`` combined standard errors
-    (``z = 3``: a two-sided false call rate of 0.3 % per pair). ``held`` if every claimed pair is
-    resolved in the claimed direction; ``failed`` if some pair is resolved in the opposite
-    direction; ``inconclusive`` otherwise.
-    """
-    resolved_right, resolved_wrong, unresolved = [], [], []
-    for lo_group, hi_group in zip(claimed[:-1], claimed[1:]):
-        for a in lo_group:
-            for b in hi_group:
-                diff = values[b] - values[a]
-                se = float(np.hypot(ses.get(a, 0.0), ses.get(b, 0.0)))
-                pair = f"{a} < {b}"
-                if diff > z * se:
-                    resolved_right.append(pair)
-                elif diff < -z * se:
-                    resolved_wrong.append(pair)
-                else:
-                    unresolved.append(pair)
-    status = "failed" if resolved_wrong else ("held" if not unresolved else "inconclusive")
-    detail = "; ".join(filter(None, [
-        f"contradicted: {', '.join(resolved_wrong)}" if resolved_wrong else "",
-        f"not resolved at {z:g} s.e.: {', '.join(unresolved)}" if unresolved else "",
-        "all pairs resolved as claimed" if status == "held" else ""]))
-    return Verdict(status, {"values": dict(values), "se": dict(ses), "z": z, "contradicted": resolved_wrong,
-                            "unresolved": unresolved}, detail)

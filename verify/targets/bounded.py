@@ -197,6 +197,9 @@ class _Sink:
             raise ValueError(f"{self.what} {str(self.p)!r} expands to more than {_gib(self.lim['decompressed_bytes'])} "
                              f"({LIMIT_VARS['decompressed_bytes']}); refused while decompressing")
         if self.text:
+            if b"\x00" in b and not (self.n == len(b) and b.startswith((b"\xff\xfe", b"\xfe\xff"))):
+                raise ValueError(f"{self.what} {str(self.p)!r} is a binary file (it holds NUL bytes), not a text data "
+                                 "file")   # refused at the first chunk that has one, before the rest is read
             self.rows += b.count(b"\n")
             if self.rows > self.lim["rows"]:
                 raise ValueError(f"{self.what} {str(self.p)!r} has more than {self.lim['rows']:,} rows "

@@ -848,13 +848,12 @@ def test_a_fifo_in_place_of_a_manifest_is_refused_not_waited_on(fig1a_copy, tmp_
     mp = root / "ewsg" / "ewsg.fig1a.manifest.json"
     mp.unlink()
     os.mkfifo(mp)
-    env = dict(os.environ, PYTHONPATH=str(TESTS_DIR.parent))
     for argv in (REPORT_ARGV + ["--results", str(root), "--out", str(tmp_path / "o")],
                  ["figures", "ewsg", "--results", str(root), "--out", str(tmp_path / "o")]):
         try:
             child = subprocess.run([sys.executable, "-c", "import sys; from sgmcmc_verify.cli import main; "
                                     "sys.exit(main(sys.argv[1:]))", *argv], capture_output=True, text=True,
-                                   timeout=CHILD_TIMEOUT, env=env)
+                                   timeout=CHILD_TIMEOUT)
         except subprocess.TimeoutExpired:
             pytest.fail(f"{argv[0]} hung on a FIFO in place of {mp}")
         err = [line for line in child.stderr.splitlines() if line.strip()]
