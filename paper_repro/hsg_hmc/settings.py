@@ -291,8 +291,9 @@ class ComplexitySettings(ScaledSettings):
 __all__ += ["BNNSettings"]
 
 #: Step-size grids of Figure 3 (the text: "we grid search the hyperparameters of each method", no values). Chosen
-#: before any run from the stability scale of each family on the posterior of n ≈ 2,000 images (gradient Lipschitz
-#: constant L ~ 10³–10⁴): overdamped steps ~ 1/L, underdamped (Euler and exponential) steps ~ 1/√L.
+#: before any run from the usual stability scales — overdamped steps ~ 1/L, underdamped (Euler and exponential) steps
+#: ~ 1/√L — for a gradient Lipschitz constant L assumed (not measured) to be 10³–10⁴ on the posterior of n ≈ 2,000
+#: images; a choice at a grid end is capped by the ledger's tuning-edge rule.
 _BNN_GRIDS = {
     "SGLD": {"step_size": (1e-5, 3e-5, 1e-4)},
     "SVRG-LD": {"step_size": (1e-5, 3e-5, 1e-4)},
