@@ -11,6 +11,7 @@ module                  claims
                         MSE consequence (exact MSEs of the §5 model)
 ``claims_lambda``       Theorem 6's lambda, its O(mh) remainder, Lemma 5 (real vrSG-LD chains on Pima)
 ``claims_data``         the MLP (Figures 2, 5, 6, 8), Figure 9 over Pima splits, Remark 8 graded once
+``claims_bounds``       Remark 7, the introduction's bias claim, Dubey et al.'s bounds (13)-(15), Algorithm 1
 ======================  =====================================================================================
 
 Every extractor reads ``results/vrsg/`` only. Claims about the convolutional and recurrent networks of §5 are
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from sgmcmc_verify.ledger.claims import not_run_claim, register
 
+from .claims_bounds import CLAIMS as _BOUNDS
 from .claims_data import CLAIMS as _DATA
 from .claims_identities import CLAIMS as _IDENTITIES
 from .claims_identities import P, SEED
@@ -59,5 +61,5 @@ NOT_RUN = [
         _DEEP.format(what="2-layer LSTM language model on WikiText-2 (2,088,628 training tokens)")),
 ]
 
-CLAIMS = _IDENTITIES + _MSE + _LAMBDA + _DATA
+CLAIMS = _IDENTITIES + _MSE + _LAMBDA + _DATA + _BOUNDS
 register(*NOT_RUN, *CLAIMS)
