@@ -149,6 +149,21 @@ def _alg1_svrg(root):
             "largest |evaluation difference|": Estimate(s["max_abs_evaluation_difference"])}
 
 
+def _thm6_model_regression(root):
+    rows = csv_rows(root, P, "dubey_lambda.csv")
+    return {f"min {c}": (min(r[c] for r in rows), 0.0) for c in ("lambda_printed", "lambda_derived")}
+
+
+def _remark7_min(root):
+    return {"min lambda_remark7": (min(r["lambda_remark7"] for r in csv_rows(root, P, "remark7.csv")), 0.0)}
+
+
+def _alg1_svrg_regression(root):
+    s = json_result(root, P, "algorithm1.json")["svrg_equivalence"]
+    return {"evaluation difference": (s["max_abs_evaluation_difference"], 0.0), "final position scale": (
+        s["position_scale"], 0.0)}
+
+
 def _alg1_regression(root):
     d = json_result(root, P, "algorithm1.json")
     return {"total evaluations": (d["evaluations"]["total"], 0.0), "anchor changes": (d["anchor"]["changes"], 0.0)}
@@ -170,7 +185,7 @@ CLAIMS = [
            "With n1 = N, Remark 7's lambda_l is positive (Lemma 2).", ("vrsg.remark7",), measure=_remark7_positive,
            rule=bound(ge=0.0, strict=True, quantity="Remark 7's lambda_l as printed"),
            expected="Remark 7's lambda_l (as printed) > 0 on every population and n2 < N of the Remark 7 grid",
-           why="exact numbers, decided by value"),
+           why="exact numbers, decided by value", regression=_remark7_min),
     _claim("intro.same_bias_bound", "Introduction ('the same bias bound as standard SG-MCMC'); §5 model",
            "Unbiased gradient estimates give vrSG-MCMC the same bias bound as standard SG-MCMC (Chen, Ding and Carin "
            "2015): O(1/(Lh) + h) for a first-order integrator, i.e. a stationary bias of order h.", ("vrsg.bias",),
@@ -199,7 +214,7 @@ CLAIMS = [
            expected="lambda_l > 0 on the §5 model's old gradients β_i = x_i − θ̃(1 + λ/N) at every anchor θ* + q/√κ "
                     "(q in {anchor_quantiles}) and every n1 in {n1_values} above n2 = {batch_size}, for Theorem 6's "
                     "printed lambda and for the proof's last line",
-           why="exact numbers, decided by value"),
+           why="exact numbers, decided by value", regression=_thm6_model_regression),
     _claim("alg1.costs_and_refresh", "Algorithm 1",
            "Algorithm 1 spends 2·n2 per-datum gradients per step (the fresh minibatch at θ_l and at θ̃) plus n1 at "
            "every refresh of the old gradient, which happens at l mod m = 0 with θ̃ = θ_l.", ("vrsg.algorithm1",),
@@ -215,5 +230,5 @@ CLAIMS = [
            expected="vrSG-LD with n1 = N (without replacement) and SVRG-LD with epoch m = {update_interval} from one "
                     "random stream: the same positions (to round-off) and the same evaluations at each of {steps} steps",
            why=f"{SVRG_ROUNDOFF:g}: summation-order round-off; a different gradient would differ by O(h) per step",
-           about="toolkit"),
+           about="toolkit", regression=_alg1_svrg_regression),
 ]
