@@ -57,7 +57,7 @@ ITEMS = [
     Item("Remark 7", "remark", "with n1 = N (Dubey et al.) λ_l is positive; the bound is not necessarily better", entries=(
         f"{P}.remark7.lambda_is_theorem6_at_N", f"{P}.remark7.lambda_positive")),
     Item("Remark 8 (the budget form of Theorem 6)", "remark", "O((A_M + mh − λ_M)(n1/m + n2)/T + 1/(Lh) + h²)",
-         not_run="algebra on Theorem 6 with Assumption 1: no entry"),
+         entries=(f"{P}.remark8.budget_form",)),
     Item("Remark 8, last sentence", "claim", "vrSG-MCMC always improves standard SG-MCMC at the same computational time",
          entries=(f"{P}.remark8.always_improves",)),
     Item("Eq. (12)", "equation", "E‖ΔV_l‖² = A_l + B_l + 2C_l", entries=(f"{P}.eq12.factor_two",)),

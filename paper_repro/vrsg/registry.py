@@ -9,7 +9,7 @@ from . import theory_lambda as _theory_lambda
 from .blr import run_blr_n1
 from .cnn4 import run_cnn4
 from .mlp import run_mlp
-from .settings import (Algorithm1Settings, BLRSensitivitySettings, CNN4Settings, DubeySettings, Remark7Settings,
+from .settings import (Algorithm1Settings, BLRSensitivitySettings, CNN4Settings, Remark8Settings, DubeySettings, Remark7Settings,
                        StationaryBiasSettings, Corollary4Settings, Figure1Settings, IdentitiesSettings, MLPSettings,
                        Theorem3Settings, Theorem6MSESettings, Theorem6Settings)
 
@@ -62,6 +62,9 @@ EXPERIMENTS += [
     Experiment("vrsg.dubey", "vrsg", "Appendix on Dubey et al. 2016: bounds (13)-(15) with the section-5 model's constants vs "
                "step size and epoch; Theorem 6's lambda (printed, derived) on the same model", _B,
                ("dubey.csv", "dubey_lambda.csv", "dubey.json"), DubeySettings, _bounds.run_dubey),
+    Experiment("vrsg.remark8", "vrsg", "Remark 8 (Theorem 6 at a budget T): exact MSE of vrSG-LD at a fixed budget vs the update "
+               "interval m, its minibatch-noise part against Remark 8's factor (n1/m + n2)(A_M - lambda_M)/T", _B,
+               ("remark8.csv", "remark8.json"), Remark8Settings, _bounds.run_remark8),
     Experiment("vrsg.algorithm1", "vrsg", "Algorithm 1 run as the toolkit's vrSG-LD: evaluations per step, anchor refresh "
                "every m steps, n1 = N equal to SVRG-LD step for step", _B, ("algorithm1.json",), Algorithm1Settings,
                _bounds.run_algorithm1),

@@ -298,7 +298,22 @@ class Algorithm1Settings(ScaledSettings):
 
 __all__ += ["IdentitiesSettings", "Theorem3Settings", "Corollary4Settings", "Figure1Settings", "Theorem6Settings",
             "Theorem6MSESettings"]
-__all__ += ["Remark7Settings", "StationaryBiasSettings", "DubeySettings", "Algorithm1Settings"]
+@dataclass(frozen=True)
+class Remark8Settings(_VRSGGaussian):
+    """Remark 8, Theorem 6 at a budget: the exact MSE of vrSG-LD's time average of θ² on the §5 model at a fixed budget
+    ``T`` (Remark 8's count: ``n2 + n1/m`` per step, so ``L = T/(n2 + n1/m)`` steps), for ``m`` in
+    ``update_intervals``, minus the full-gradient MSE at the same (h, L): the minibatch-noise part, divided by Remark
+    8's factor ``(A_M − λ_M)(n1/m + n2)/T`` (``A_M − λ_M = E ζ²(n1)`` on this model, where the control variate is
+    exact). Step sizes with ``m h κ <= 0.05`` (the O(mh) term negligible); start at the posterior."""
+
+    n1: int = 100
+    n2: int = 10
+    budget: float = 1e9
+    update_intervals: tuple = (1, 2, 5, 10, 20, 50)
+    step_sizes: tuple = (1e-7, 3e-7, 1e-6)
+
+
+__all__ += ["Remark8Settings", "Remark7Settings", "StationaryBiasSettings", "DubeySettings", "Algorithm1Settings"]
 
 
 # ---- real data (§5 MLP, Figures 2, 5, 6, 8; Figure 9 top, BLR) ------------------------------------

@@ -182,3 +182,28 @@ def test_cnn4_entry_holds_and_fails_capped_as_substitute(tmp_path, vr, status):
     v = _eval(tmp_path, "fig3.cnn4_mnist.faster_than_sgld")
     assert v.status == status and v.basis == "substitute data", v.measured_text
     assert _eval(tmp_path, "fig3.cnn4_cifar10.faster_than_sgld").decide_by.kind == "data"
+
+
+# ---- Remark 8 --------------------------------------------------------------------------------------------------
+
+def _remark8_small():
+    from sgmcmc_verify.paper_repro.vrsg.settings import Remark8Settings
+    return Remark8Settings(n_data=200, budget=1e8, n1=20, n2=2, update_intervals=(1, 2, 4, 8, 16),
+                           step_sizes=(2e-6,))
+
+
+def test_remark8_budget_form_misses_the_factor_m_of_a_shared_anchor(tmp_path):
+    B.run_remark8(_remark8_small(), _out(tmp_path))
+    v = _eval(tmp_path, "remark8.budget_form")
+    assert v.status == "failed", v.measured_text
+
+
+def test_remark8_holds_for_a_sampler_that_redraws_its_anchor_error_every_step(tmp_path):
+    """Control: with the anchor error redrawn every step (no sharing across the epoch; the per-step picture of
+    Lemma 1) the normalized noise part does not grow with m, and the entry holds."""
+    from sgmcmc_verify.analytic import vrsg_gaussian as G
+
+    def per_step(x, h, steps, n1, m, **kw):
+        return G.vrsg_ld_time_average_mse(x, h, steps, n1, 1, **kw)
+    B.run_remark8(_remark8_small(), _out(tmp_path), mse=per_step)
+    assert _eval(tmp_path, "remark8.budget_form").status == "held"
