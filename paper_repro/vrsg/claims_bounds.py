@@ -102,27 +102,28 @@ _BIAS_RULE = all_of({k: slope_in(1.0, BIAS_SLOPE_TOL, bound=True, variable="h", 
 
 # ---- Dubey et al.'s bounds -------------------------------------------------------------------------------------
 
-_DUBEY_DESIGN = ("the constants of (13)-(15) on the §5 model: d = 1, D = 1 + λ/N, σ² = the variance of the per-datum "
-                 "gradients over the data (the bounded-gradient reading max_i (θ* − x_i)² gives the same verdicts); "
-                 "the O(·) constants of (13) and (14) equal; the step sizes and SVRG-LD's epoch are the toolkit's")
+_DUBEY_DESIGN = ("the constants of (13)-(15) on the §5 model: d = 1, D = 1 + λ/N, σ² read two ways (the variance of the "
+                 "per-datum gradients over the data; the bounded-gradient max_i (θ* − x_i)²); the O(·) constants of (13) "
+                 "and (14) equal; the step sizes and SVRG-LD's epoch are the toolkit's")
+_SIGMA_READINGS = ("σ² = variance of the per-datum gradients", "σ² = max_i ‖∇V_i(θ*)‖² (bounded gradients)")
+_SIGMA_COL = {"data variance": _SIGMA_READINGS[0], "bounded gradient": _SIGMA_READINGS[1]}
 
 
 def _dubey(root):
-    rows = csv_rows(root, P, "dubey.csv")
-    return {f"m = {int(r['m'])}, h = {r['step_size']:g}": Estimate(r["ratio_13_14"]) for r in rows
-            if r["sigma2_reading"] == "data variance"}
+    out: dict = {}
+    for r in csv_rows(root, P, "dubey.csv"):
+        out.setdefault(_SIGMA_COL[r["sigma2_reading"]], {})[f"m = {int(r['m'])}, h = {r['step_size']:g}"] = Estimate(
+            r["ratio_13_14"])
+    return out
 
 
 def _dubey_note(root):
-    rows = csv_rows(root, P, "dubey.csv")
-    alt = [r for r in rows if r["sigma2_reading"] != "data variance"]
-    below = [f"m = {int(r['m'])}, h = {r['step_size']:g}" for r in alt if r["ratio_13_14"] < 1]
-    return (f"bounded-gradient reading of σ²: (13) below (14) at {len(below)} of {len(alt)} settings; (15)/(14) equals "
-            "(13)/(14) wherever the min takes its second branch")
+    return ("(15)/(14) equals (13)/(14) wherever the min of (13) takes its second branch; where it takes 2σ² (large m "
+            "and h), (13) is twice (14), as the appendix says")
 
 
 def _dubey_regression(root):
-    return {k: (v.value, 0.0) for k, v in _dubey(root).items()}
+    return {f"{rd[:12]} {k}": (v.value, 0.0) for rd, cell in _dubey(root).items() for k, v in cell.items()}
 
 
 def _thm6_model(root):
@@ -225,9 +226,10 @@ CLAIMS = [
            "eq. (13)-(15); Related work (footnote §)",
            "Dubey et al.'s MSE bound (13) for SVRG-LD does not show an improvement over SGLD's (14): with the 2σ² "
            "branch it is larger, and without it, (15), the comparison depends on the step size.", ("vrsg.dubey",),
-           measure=_dubey, rule=robust_to("setting", bound(ge=1.0, quantity="first term of (13) / first term of (14)")),
+           measure=_dubey, rule=readings(each=robust_to("setting", bound(ge=1.0, quantity="first term of (13) / first "
+                                                                                "term of (14)")), names=_SIGMA_READINGS),
            expected="(13)'s first term not below (14)'s with the §5 model's constants (N = {n_data}, n = {batch_size}), "
-                    "at every step size {step_sizes} and SVRG-LD epoch m in {epochs}",
+                    "at every step size {step_sizes} and SVRG-LD epoch m in {epochs}, under each reading of σ²",
            why="exact numbers; 'does not show an improvement' read at every setting (where it holds and where it fails "
                "is the finding: the text itself says the comparison depends on the step size)",
            design=_DUBEY_DESIGN, note=_dubey_note, regression=_dubey_regression),

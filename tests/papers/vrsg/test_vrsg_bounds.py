@@ -94,14 +94,17 @@ def test_dubey_bounds_on_the_model_and_both_directions(tmp_path):
     cfg = DubeySettings.at("smoke")
     B.run_dubey(cfg, _out(tmp_path))
     v = _eval(tmp_path, "dubey.bound13_no_improvement")
-    assert v.status == "depends" and v.basis == "our design"     # (13) < (14) at small h, not at h = 1e-3, m = 100
-    assert v.map["m = 100, h = 0.001"].status == "held" and v.map["m = 10, h = 0.0001"].status == "failed"
+    assert v.status == "depends" and v.basis == "our design"
+    var = v.map["σ² = variance of the per-datum gradients"]      # (13) < (14) at small h, not at h = 1e-3, m = 100
+    assert var.status == "depends" and var.map["m = 100, h = 0.001"].status == "held"
+    assert var.map["m = 10, h = 0.0001"].status == "failed"
+    assert v.map["σ² = max_i ‖∇V_i(θ*)‖² (bounded gradients)"].status == "failed"
     t = _eval(tmp_path, "dubey.theorem6_improvement_on_model")
     assert {k: e.status for k, e in t.map.items()} == {"Theorem 6's lambda as printed": "failed",
                                                         "the proof's last line": "held"}
     # the other direction: a table where (13) is never below (14) holds
-    rows = [{"sigma2_reading": "data variance", "m": 100, "step_size": h, "ratio_13_14": r} for h, r in
-            ((1e-3, 2.0), (1e-2, 2.0))]
+    rows = [{"sigma2_reading": rd, "m": 100, "step_size": h, "ratio_13_14": r} for h, r in ((1e-3, 2.0), (1e-2, 2.0))
+            for rd in ("data variance", "bounded gradient")]
     write_csv(tmp_path / "vrsg" / "dubey.csv", rows)
     assert _eval(tmp_path, "dubey.bound13_no_improvement").status == "held"
 
