@@ -73,8 +73,9 @@ def _remark7_regression(root):
 # ---- the introduction's bias claim ---------------------------------------------------------------------------
 
 def _bias_fits(root):
+    """The fits of exact numbers: the "interval" is the full range of the local slopes (level 1: no sampling error)."""
     d = json_result(root, P, "bias.json")
-    return {name: Fit(f["slope"], f["ci"][0], f["ci"][1], points=int(f["points"]), span=f["span"])
+    return {name: Fit(f["slope"], f["ci"][0], f["ci"][1], points=int(f["points"]), span=f["span"], level=1.0)
             for name, f in (("vrSG-LD", d["fits"]["vrsg"]), ("SGLD", d["fits"]["sgld"]))}
 
 
@@ -138,7 +139,7 @@ def _thm6_model(root):
 
 def _remark8(root):
     d = json_result(root, P, "remark8.json")
-    return {f"h = {h}": Fit(f["slope"], f["ci"][0], f["ci"][1], points=int(f["points"]), span=f["span"])
+    return {f"h = {h}": Fit(f["slope"], f["ci"][0], f["ci"][1], points=int(f["points"]), span=f["span"], level=1.0)
             for h, f in d["fits"].items()}
 
 
