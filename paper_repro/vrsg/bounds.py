@@ -21,6 +21,7 @@ from sgmcmc_verify.analytic import vrsg as V
 from sgmcmc_verify.analytic import vrsg_gaussian as G
 from sgmcmc_verify.estimators import SVRGControlVariate, TwoMinibatchControlVariate, UniformMinibatch
 from sgmcmc_verify.integrators import OverdampedEM
+from sgmcmc_verify.runner import run_chains
 from sgmcmc_verify.store.cache import package_versions
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets import vrsg_gaussian_target
@@ -188,6 +189,17 @@ def run_dubey(cfg: DubeySettings, out_dir, n_jobs=1, backend=None, progress=None
 
 # ---- Algorithm 1 -------------------------------------------------------------------------------------------
 
+def _per_step(sampler, x0, seed, steps, anchor=False):
+    """Every step's position (and anchor) and per-datum evaluations, through the toolkit's one chain loop."""
+    obs = {"position": lambda s: s.position}
+    if anchor:
+        obs["anchor"] = lambda s: s.estimator_state.anchor
+    r = run_chains(sampler, sampler.init(x0), np.random.default_rng(seed), checkpoints=np.arange(1, steps + 1),
+                   unit="steps", observe=obs)
+    r["evaluations_per_step"] = np.rint(np.diff(np.concatenate([[0.0], r["passes"]])) * sampler.target.n).astype(int)
+    return r
+
+
 def run_algorithm1(cfg: Algorithm1Settings, out_dir, n_jobs=1, backend=None, progress=None, sampler=None) -> None:
     """Write ``algorithm1.json``: vrSG-LD's per-step evaluations and anchor changes against Algorithm 1's counts, and
     the largest position difference between vrSG-LD with ``n1 = N`` and SVRG-LD (epoch m) from one random stream.
@@ -196,49 +208,36 @@ def run_algorithm1(cfg: Algorithm1Settings, out_dir, n_jobs=1, backend=None, pro
     """
     t = vrsg_gaussian_target(cfg.n_data, 1, cfg.data_seed)
     s = sampler or samplers.vrsg_ld(t, cfg.step_size, cfg.n1, cfg.n2, cfg.update_interval)
-    rng = np.random.default_rng(cfg.seed)
-    st = s.init(np.zeros((cfg.chains, 1)))
-    evals, changes, moved_to_current = [], [], []
-    prev_anchor = None
-    for k in range(cfg.steps):
-        pos = st.position.copy()
-        st, info = s.step(st, rng)
-        evals.append(int(info.evaluations))
-        anchor = st.estimator_state.anchor.copy()
-        if prev_anchor is None or not np.array_equal(anchor, prev_anchor):
-            changes.append(k)
-            moved_to_current.append(bool(np.array_equal(anchor, pos)))
-        prev_anchor = anchor
-    evals = np.array(evals)
+    x0 = np.zeros((cfg.chains, 1))
+    r = _per_step(s, x0, cfg.seed, cfg.steps, anchor=True)
+    anchors = r["anchor"]                                   # (chains, steps, 1): the anchor after step k
+    before = np.concatenate([x0[:, None, :], r["position"][:, :-1]], axis=1)   # the position step k started from
+    changed = np.concatenate([[True], np.any(anchors[:, 1:] != anchors[:, :-1], axis=(0, 2))])
+    changes = np.flatnonzero(changed)
+    at_current = bool(np.all(anchors[:, changes] == before[:, changes]))
     refresh = np.zeros(cfg.steps, bool)
     refresh[::cfg.update_interval] = True
     expected = 2 * cfg.n2 + cfg.n1 * refresh
+    evals = r["evaluations_per_step"]
     # n1 = N without replacement against SVRG-LD, one stream (the fresh n2-batch drawn with replacement by both)
-    N = t.n
     a = OverdampedEM(t, cfg.step_size, TwoMinibatchControlVariate(UniformMinibatch(cfg.n2),
-                                                                  UniformMinibatch(N, replace=False),
+                                                                  UniformMinibatch(t.n, replace=False),
                                                                   cfg.update_interval), name="vrSG-LD")
     b = OverdampedEM(t, cfg.step_size, SVRGControlVariate(UniformMinibatch(cfg.n2), cfg.update_interval),
                      name="SVRG-LD")
-    x0 = np.random.default_rng(cfg.seed + 1).standard_normal((cfg.chains, 1))
-    ra, rb = np.random.default_rng(cfg.seed + 2), np.random.default_rng(cfg.seed + 2)
-    sa, sb = a.init(x0), b.init(x0)
-    diff, ediff = 0.0, 0
-    for _ in range(cfg.steps):
-        sa, ia = a.step(sa, ra)
-        sb, ib = b.step(sb, rb)
-        diff = max(diff, float(np.max(np.abs(sa.position - sb.position))))
-        ediff = max(ediff, abs(int(ia.evaluations) - int(ib.evaluations)))
+    x1 = np.random.default_rng(cfg.seed + 1).standard_normal((cfg.chains, 1))
+    ra, rb = _per_step(a, x1, cfg.seed + 2, cfg.steps), _per_step(b, x1, cfg.seed + 2, cfg.steps)
     gaps = np.diff(changes)
     write_json(Path(out_dir) / "algorithm1.json", {
         "evaluations": {"steps": cfg.steps, "max_abs_excess": int(np.max(np.abs(evals - expected))),
                         "total": int(evals.sum()), "expected_total": int(expected.sum())},
-        "anchor": {"changes": len(changes), "expected_changes": int(refresh.sum()),
+        "anchor": {"changes": int(changes.size), "expected_changes": int(refresh.sum()),
                    "gap_min": int(gaps.min()) if gaps.size else None, "gap_max": int(gaps.max()) if gaps.size else None,
-                   "first_change": changes[0] if changes else None,
-                   "all_at_current_position": bool(all(moved_to_current))},
-        "svrg_equivalence": {"max_abs_position_difference": diff, "max_abs_evaluation_difference": ediff,
-                             "position_scale": float(np.max(np.abs(sb.position)))},
+                   "first_change": int(changes[0]), "all_at_current_position": at_current},
+        "svrg_equivalence": {
+            "max_abs_position_difference": float(np.max(np.abs(ra["position"] - rb["position"]))),
+            "max_abs_evaluation_difference": int(np.max(np.abs(ra["evaluations_per_step"] - rb["evaluations_per_step"]))),
+            "position_scale": float(np.max(np.abs(rb["state"].position)))},
         "scale": cfg.scale, "settings": cfg.as_dict(), "versions": package_versions()})
 
 
