@@ -210,3 +210,18 @@ def test_remark8_holds_for_a_sampler_that_redraws_its_anchor_error_every_step(tm
         return G.vrsg_ld_time_average_mse(x, h, steps, n1, 1, **kw)
     B.run_remark8(_remark8_small(), _out(tmp_path), mse=per_step)
     assert _eval(tmp_path, "remark8.budget_form").status == "held"
+
+
+# ---- the appendix's "with larger n1, smaller MSEs" ---------------------------------------------------------------
+
+@pytest.mark.parametrize("planted,status", [(None, "held"), (200, "failed")])
+def test_larger_n1_entry_holds_and_fails(tmp_path, planted, status):
+    """Constructed real-chain means λ(n1) = 10 − 100/n1 ± 0.01 (40 chains; N = 532); the planted row puts λ(200) above
+    λ(N) by 50 standard errors."""
+    out = _out(tmp_path)
+    rows = [{"n1": n1, "lambda_exact": 10 - 100 / n1 + (1.0 if n1 == planted else 0.0), "lambda_exact_se": 0.01}
+            for n1 in (2, 10, 50, 200, 532)]
+    write_csv(out / "thm6_lambda.csv", rows)
+    write_json(out / "vrsg.thm6.manifest.json", {"settings": {"chains": 40, "n2": 10}})
+    v = _eval(tmp_path, "appendix.larger_n1_smaller_mse")
+    assert v.status == status, v.measured_text
