@@ -230,12 +230,12 @@ CLAIMS = [
                     "population (N in {sizes}, d in {dims}, {populations} populations each, n2 = fractions "
                     "{n2_fractions} of N), under each reading of 'Theorem 6's lambda' (as printed; the proof's last line)",
            why=f"exact numbers: relative {REMARK7_REL_TOL:g} is float64 round-off of the sums; the sign slip is O(1)",
-           regression=_remark7_regression),
+           regression=_remark7_regression, figure="vrsg/bounds.png"),
     _claim("remark7.lambda_positive", "Remark 7 ('According to Lemma 2, lambda_l is also positive')",
            "With n1 = N, Remark 7's lambda_l is positive (Lemma 2).", ("vrsg.remark7",), measure=_remark7_positive,
            rule=bound(ge=0.0, strict=True, quantity="Remark 7's lambda_l as printed"),
            expected="Remark 7's lambda_l (as printed) > 0 on every population and n2 < N of the Remark 7 grid",
-           why="exact numbers, decided by value", regression=_remark7_min),
+           why="exact numbers, decided by value", regression=_remark7_min, figure="vrsg/bounds.png"),
     _claim("intro.same_bias_bound", "Introduction ('the same bias bound as standard SG-MCMC'); §5 model",
            "Unbiased gradient estimates give vrSG-MCMC the same bias bound as standard SG-MCMC (Chen, Ding and Carin "
            "2015): O(1/(Lh) + h) for a first-order integrator, i.e. a stationary bias of order h.", ("vrsg.bias",),
@@ -244,7 +244,7 @@ CLAIMS = [
                     "n2 = {n2}, m = {update_interval}) and of SGLD (n = {n2}), O(h): log-log slope in h >= "
                     f"1 - {BIAS_SLOPE_TOL:g} on h <= {{fit_max_step}} (hκ <= 0.01)",
            why=f"slope band ± {BIAS_SLOPE_TOL:g} for the O(mhκ) second-order terms in the window; the interval is the "
-               "range of the local slopes (exact numbers)", note=_bias_note, regression=_bias_regression),
+               "range of the local slopes (exact numbers)", note=_bias_note, regression=_bias_regression, figure="vrsg/bounds.png"),
     _claim("dubey.bound13_no_improvement", "Appendix 'Discussion of the Theoretical Results of Dubey et al. 2016', "
            "eq. (13)-(15); Related work (footnote §)",
            "Dubey et al.'s MSE bound (13) for SVRG-LD does not show an improvement over SGLD's (14): with the 2σ² "
@@ -255,7 +255,7 @@ CLAIMS = [
                     "at every step size {step_sizes} and SVRG-LD epoch m in {epochs}, under each reading of σ²",
            why="exact numbers; 'does not show an improvement' read at every setting (where it holds and where it fails "
                "is the finding: the text itself says the comparison depends on the step size)",
-           design=_DUBEY_DESIGN, note=_dubey_note, regression=_dubey_regression),
+           design=_DUBEY_DESIGN, note=_dubey_note, regression=_dubey_regression, figure="vrsg/bounds.png"),
     _claim("dubey.theorem6_improvement_on_model", "Appendix 'Discussion of ... Dubey et al. 2016' (last sentence); "
            "Theorem 6",
            "In contrast to Dubey et al.'s bound, Theorem 6 guarantees an improvement of vrSG-MCMC over the "
@@ -275,7 +275,7 @@ CLAIMS = [
                     "the MSE divided by Remark 8's (A_M - lambda_M)(n1/m + n2)/T does not grow with m in {update_intervals} "
                     f"(log-log slope <= {REMARK8_SLOPE_TOL:g}) at every step size {{step_sizes}} (m h κ <= 0.05)",
            why=f"{REMARK8_SLOPE_TOL:g}: room for the O(mh) term (<= 0.05 relative); the interval is the range of the "
-               "local slopes (exact numbers)", note=_remark8_note, regression=_remark8_regression),
+               "local slopes (exact numbers)", note=_remark8_note, regression=_remark8_regression, figure="vrsg/bounds.png"),
     _claim("appendix.larger_n1_smaller_mse", "Appendix, proof of Theorem 6 ('with larger minibatch size n1, we can get "
            "smaller MSEs'; B_l + C_l at n1 = N)",
            "With a larger old-gradient minibatch n1 the MSE is smaller: the per-step noise term B_l + C_l is smallest at "
@@ -286,7 +286,7 @@ CLAIMS = [
                     "vrSG-LD chains on Pima ({chains} chains, n2 = {n2}), below its value at n1 = N for every n1 < N of "
                     "{n1_grid}",
            why="Welch's t over chains at the family level (the two means share chains: conservative)",
-           regression=_larger_n1_regression),
+           regression=_larger_n1_regression, figure="vrsg/thm6.png"),
     _claim("alg1.costs_and_refresh", "Algorithm 1",
            "Algorithm 1 spends 2·n2 per-datum gradients per step (the fresh minibatch at θ_l and at θ̃) plus n1 at "
            "every refresh of the old gradient, which happens at l mod m = 0 with θ̃ = θ_l.", ("vrsg.algorithm1",),

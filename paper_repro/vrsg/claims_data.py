@@ -308,7 +308,7 @@ CLAIMS = [
            rule=_pair_rule("vrSG-MCMC", "SGLD"),
            expected="vrSG-MCMC's test error and NLL below SGLD's, curve mean over the common budget and final value, "
                     "under both budget countings ({chains} chains, {passes} passes, widths {conv_channels})", why=_WHY,
-           regression=_metric_final("cnn4.csv", "vrSG-MCMC", "test_nll", "mnist")),
+           figure="vrsg/fig3_cnn4_mnist.png", regression=_metric_final("cnn4.csv", "vrSG-MCMC", "test_nll", "mnist")),
     _claim("fig3.cnn4_cifar10.faster_than_sgld", "§5 'Convolutional neural networks', Figure 3 (top), Figure 7 (top)",
            "On CIFAR-10 with the CNN-4 (reduced as for MNIST: kernel 2, no dropout, a few passes), vrSG-MCMC converges "
            "much faster than SGLD, leading to lower test errors and loss (CIFAR-10 is not shipped: run with "
@@ -317,7 +317,7 @@ CLAIMS = [
                          _CIFAR, "vrsg.cnn4"),
            rule=_pair_rule("vrSG-MCMC", "SGLD"),
            expected="vrSG-MCMC's test error and NLL below SGLD's on CIFAR-10, curve mean and final value, under both "
-                    "budget countings", why=_WHY),
+                    "budget countings", why=_WHY, figure="vrsg/fig3_cnn4_cifar10.png"),
     _claim("fig5.every_n1_beats_sgld", "§5 'Parameter sensitivity', Figure 5, Figure 9 (bottom)",
            "vrSG-MCMC outperforms SGLD for every n1 in {100, 200, 300, 400, 500, 600, 700, 1000, 2000} (paper: "
            "CIFAR-10; here MNIST unless --data cifar10=DIR is given).", _MLP,
