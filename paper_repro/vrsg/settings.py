@@ -503,7 +503,7 @@ class CNN4Settings(_MLPCommon):
     noise_diagnostic: bool = False
     SCALE_OVERRIDES: ClassVar[dict] = {
         "smoke": {"conv_channels": (4, 4, 8, 4), "max_train": 500, "test_eval_size": 200, "train_eval_size": 100,
-                  "passes": 0.5, "checkpoint_every": 0.125, "chains": 2, "tune_chains": 1,
+                  "passes": 0.5, "checkpoint_every": 0.0625, "chains": 2, "tune_chains": 1,
                   "eta_grids": {"mnist": (0.1, 0.2), "cifar10": (0.01, 0.02)}}}
 
     def data_names(self) -> list[str]:

