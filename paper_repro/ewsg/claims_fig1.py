@@ -55,8 +55,9 @@ def _split(root):
 def fit_of(fit, replicates=None) -> Fit | Unmeasured:
     """A stored slope fit as a :class:`Fit`, or :class:`Unmeasured` when the fit did not resolve (no ``slope``)."""
     if "slope" not in fit:
-        return Unmeasured(fit.get("reason", "the fit did not resolve"), "more realizations or a grid where the term "
-                          "resolves", "replicates")
+        return Unmeasured(fit.get("reason", "the fit did not resolve"), "a grid with at least two step sizes where the "
+                          "excess over the continuous limit is positive (larger h): an excess at or below 0 says the "
+                          "term is not visible there, which more realizations narrow but cannot turn positive", "grid")
     return Fit.from_stored(fit, replicates=replicates)
 
 

@@ -109,7 +109,8 @@ def _thm2_metric(root):
 
 # ---- Theorem 4 (Figs. 1j–l) and Theorem 3 -----------------------------------------------------
 
-def _fit(path, needs="more realizations: the stored fit has no slope"):
+def _fit(path, needs="a grid on which the fitted quantity is positive at two or more points (the stored fit has no "
+                     "slope)"):
     """The stored fit at ``path`` of ``thm4_rates.json`` as a :class:`Fit` (realizations behind each point, span of x
     in decades); :class:`Unmeasured` when the experiment stored no slope (and why)."""
     def measure(root):
@@ -117,7 +118,7 @@ def _fit(path, needs="more realizations: the stored fit has no slope"):
         for p in path:
             fit = fit[p]
         if "slope" not in fit:
-            return Unmeasured(fit.get("reason", "no slope stored"), needs, "replicates")
+            return Unmeasured(fit.get("reason", "no slope stored"), needs, "grid")
         x = fit["x"]
         return Fit.from_stored(fit, replicates=setting(root, "fig1jkl")["realizations"],
                                span=math.log10(max(x) / min(x)))
@@ -172,8 +173,9 @@ def _trace_metric(root):
     return {f"h={t['step_size']:g}": (t["mean"], t["se"]) for t in rates(root)["sg_covariance_trace"]["EWSG"]}
 
 
-_EXCESS_NEEDS = ("more realizations, so that the variance exceeds its exact continuous limit at >= 2 step sizes and "
-                 "the bootstrap bounds the slope")
+_EXCESS_NEEDS = ("a grid with at least two step sizes where the variance exceeds its exact continuous limit (larger h): "
+                 "an excess at or below 0 says the term is not visible there, which more realizations narrow but "
+                 "cannot turn positive")
 
 CLAIMS = [
     claim("fig1de.local_bias_grows_with_M", "§5.1, Figs. 1d–e; Theorem 4 (third term)",
