@@ -3,6 +3,7 @@
 No Chromium is needed except in the last test, which is skipped without it; the Chromium half of
 ``make report-check`` is exercised here with a stand-in executable that prints a canned DOM and log.
 """
+import functools
 import json
 import os
 import re
@@ -224,7 +225,16 @@ def test_report_check_copies_the_index_screenshot_for_the_readme(site, tmp_path,
 
 # ---- every claim that can depend shows its map (issue #24) ----------------------------------------------------
 
+@functools.lru_cache(maxsize=1)
+def _depends_records_cached():
+    return tuple(_depends_records_uncached())
+
+
 def _depends_records():
+    return [dict(r) for r in _depends_records_cached()]
+
+
+def _depends_records_uncached():
     """One record per declared claim whose rule can reach ``depends``: the ledger's own verdict on the rule's constructed
     ``depends`` measurement, as the report writes it (status, label, map, axis)."""
     from sgmcmc_verify.ledger.claims import all_claims
