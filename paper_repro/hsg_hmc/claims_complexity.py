@@ -50,7 +50,8 @@ def complexity_fit(root, label: str):
     span = math.log10(max(eps) / min(eps)) if len(eps) > 1 else 0.0
     if "exponent" not in hit:
         return Unmeasured(f"{label} reached W2 <= eps for {len(eps)} eps only", "a longer horizon (more iterations) so "
-                          "that every eps of the grid is reached", "steps")
+                          f"that every eps of the grid is reached; with {len(eps)} eps reached this run has no exponent "
+                          "to extrapolate how many", "steps", factor=None)
     return Fit(hit["exponent"], hit["ci_low"], hit["ci_high"], points=int(hit["points"]),
                level=float(hit.get("level", 0.95)), span=span)
 

@@ -76,7 +76,8 @@ def _pair(fname, dataset, a, b, metrics, summaries, paper, experiment="vrsg.mlp"
             cur = curves(root, fname, dataset, c)
             if a not in cur or b not in cur:
                 return Unmeasured(f"{a} or {b} missing from the stored results (a diverged tuning grid?)",
-                                  "a run in which both methods have curves", "steps")
+                                  "a tuning grid on which both methods have a stable step size (curves for both)",
+                                  "tuning")
             out[COUNTING_NAMES[c]] = {f"{_METRIC[m]}, {s}": chain_estimates(cur, (a, b), m, s)
                                       for m in metrics for s in summaries}
         return OnData(Tuned(out, eta_choices(_meta(root, fname), (a, b), dataset)), _used(root, experiment, dataset),
@@ -98,7 +99,8 @@ def _svrg(part):
             cur = curves(root, "mlp.csv", "mnist", c)
             for svrg, epoch in (("SVRG-LD", "epoch N/n"), ("SVRG-LD (m=10)", "epoch m = 10")):
                 if svrg not in cur or "vrSG-MCMC" not in cur:
-                    return Unmeasured(f"{svrg} or vrSG-MCMC missing from the stored results", "a run with both", "steps")
+                    return Unmeasured(f"{svrg} or vrSG-MCMC missing from the stored results", "a tuning grid on which "
+                                      "both have a stable step size (curves for both)", "tuning")
                 t0, T = common_range(cur, ["vrSG-MCMC", svrg])
                 out[f"{epoch}, {COUNTING_NAMES[c]}"] = {
                     _METRIC[m]: {"vrSG-MCMC": chain_estimates(cur, ("vrSG-MCMC",), m, part, t0, T)["vrSG-MCMC"],

@@ -347,9 +347,13 @@ class NotAtScale:
 @dataclass(frozen=True)
 class Unmeasured:
     """The stored result holds no estimate of the quantity: ``reason`` (what the run found) and ``needs`` (what would
-    measure it), ``kind`` one of :data:`sgmcmc_verify.ledger.verdict.DECIDE_KINDS` (``"steps"``, ``"replicates"`` ...).
+    measure it), ``kind`` one of :data:`sgmcmc_verify.ledger.verdict.DECIDE_KINDS` (``"steps"``, ``"replicates"`` ...),
+    ``factor`` how many times this run's replicates or steps would measure it, estimated from the run (None where
+    the run gives no basis for an estimate; ``needs`` then says why). Extractors pass ``kind`` explicitly, and
+    ``factor=`` with ``"replicates"`` / ``"steps"`` (``tests/verify/ledger/test_decide_by.py`` checks it).
     """
 
     reason: str
     needs: str
     kind: str = "steps"
+    factor: float | None = None
