@@ -240,7 +240,7 @@ CLAIMS = [
            measure=srvr_sensitivity_measure,
            rule=robust_to("accuracy eps", all_of(each=bound(ge=GREATLY, quantity="count ratio when the parameter "
                                                                               "moves alone"), axis="hyperparameter")),
-           expected="at every eps the base configuration reaches: for each of L, B0, B (moved alone from the base of "
+           expected="at every eps the base configuration reaches: for each of L, B0, B (moved alone from "
                     "the grid's first (L, B0, B) = (10, n, 1), eta re-tuned) and eta (within a factor 2 of its best value), the gradients to the "
                     f"first W2 <= eps change by a factor >= {GREATLY:g}",
            why=f"exact counts (no Monte Carlo); 'greatly' = a factor {GREATLY:g} in cost, fixed before measuring (see "

@@ -415,3 +415,22 @@ class ExactChecksSettings(_MixtureTarget):
     schedules: tuple = ("periodic", "harmonic")
     norms_squared: tuple = (1.0, 1.25, 2.0, 4.0, 8.0)
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"steps": 40, "chains": 16}}
+
+
+__all__ += ["Table3Settings"]
+
+#: the data sets of Table 3 under the LIBSVM page's names (mirrors table3.TABLE3_NAMES; settings import nothing of it)
+_TABLE3_NAMES = ("a9a", "mushrooms", "phishing", "pima", "a3a", "ijcnn1")
+
+
+@dataclass(frozen=True)
+class Table3Settings(ScaledSettings):
+    """Table 3: the statistics of the LIBSVM files given with ``--data`` (none shipped; the same at every scale).
+
+    The given files' hashes enter the cache key (:meth:`inputs`); with no file given the experiment records none.
+    """
+
+    def inputs(self) -> dict:
+        given = set(user_data_names())
+        names = [n for n in _TABLE3_NAMES if n in given]
+        return {"data": [data_identity(n) for n in names + [n + ".t" for n in names if n + ".t" in given]]}
