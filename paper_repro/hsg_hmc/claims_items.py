@@ -62,6 +62,10 @@ def _t1_note(root):
             "there whatever mu*); not computable: " + "; ".join(f"{k}: {v}" for k, v in d["not_computable"].items()))
 
 
+def _metric_t1_range(root):
+    return {f"k_max eta={k}": (v["k_max"], 0.0) for k, v in _t1(root)["per_step_size"].items()}
+
+
 def _metric_t1(root):
     d = _t1(root)
     return {f"first term K=1 eta={k}": (v["first_term_K1"], 0.0) for k, v in d["per_step_size"].items()}
@@ -98,6 +102,25 @@ def _hybrid(root):
     hy = _ex(root)["hybrid"]
     return {"(7) by hand": {f"ρ {h['schedule']}": Estimate(h["max_relative_error"]) for h in hy},
             "one sample per iteration": {f"ρ {h['schedule']}": Estimate(h["samples_per_iteration"]) for h in hy}}
+
+
+def _metric_hybrid(root):
+    return {f"{h['schedule']} {k}": (float(h[k]), 0.0) for h in _ex(root)["hybrid"]
+            for k in ("samples_per_iteration", "evaluations_per_iteration")}
+
+
+def _metric_mixture(root):
+    return {f"inf lambda_min at {r}": (v, 0.0) for r, v in _ex(root)["lambda_min_inf_at"].items()}
+
+
+def _metric_symbolic(root):
+    m = _ex(root)["mixture"]
+    return {k: (0.0 if m[k] == "0" else 1.0, 0.0) for k in ("gradient_residual", "dissipativity_residual",
+                                                             "hessian_residual")}
+
+
+def _metric_table3(root):
+    return {"files given": (float(len(json_result(root, P, "table3.json")["given"])), 0.0)}
 
 
 def _hybrid_note(root):
@@ -178,7 +201,7 @@ CLAIMS = [
            expected="k_max >= 1 at each step size ({step_sizes}, gamma from Remark 2), with C from (11) and the "
                     "mixture's M, m (Assumptions 2-3)",
            why="exact arithmetic with the constants of the Lemma 3 study (lemma3_constants)", design=_T1_DESIGN,
-           figure=None, note=_t1_note, regression=_metric_t1),
+           figure=None, note=_t1_note, regression=_metric_t1_range),
     _claim("theorem1.bound13_informative", "Theorem 1, bound (13), with the mixture's constants",
            "bound (13) says something at the paper's settings: its right side is below the distance of the start from "
            "the target", ("hsg_hmc.theorem1",), measure=_t1_informative,
@@ -189,7 +212,7 @@ CLAIMS = [
                     "each step size ({step_sizes})",
            why="exact arithmetic; the second term is not computable (mu*: no closed form; Gamma_0 = O(1/mu*) has no "
                "constant), so only a failure is conclusive about (13) itself: a hold says its computable part is "
-               "below the trivial scale", design=_T1_DESIGN, note=_t1_note),
+               "below the trivial scale", design=_T1_DESIGN, note=_t1_note, regression=_metric_t1),
     _claim("lemma1.exponential_integrator_exact", "Lemma 1 and eqs. (4)-(6)",
            "one step of (4)-(6) is the exact solution at time eta of the frozen-gradient SDE (8), with the noise "
            "covariances (6)", _EX, measure=_integrator,
@@ -209,7 +232,7 @@ CLAIMS = [
            expected="over {steps} steps of {chains} chains on the mixture, for each rho schedule ({schedules}): the "
                     "estimate equals (7) evaluated by hand from the same xi, and each iteration draws one sample",
            why="the same sample replayed from a copy of the generator; exact up to round-off (ESTIMATOR_TOL)",
-           note=_hybrid_note),
+           note=_hybrid_note, regression=_metric_hybrid),
     _claim("mixture.nonconvex_when_norm_ge_1", "§ Gaussian mixture ('when ||a_i||^2 >= 1, f_i(x) is nonconvex')",
            "each mixture component f_i is nonconvex when ||a_i||^2 >= 1", _EX, measure=_mixture_nonconvex,
            rule=given(identity(0.0, quantity="sympy residual of grad^2 f_i = I - a a' sech^2(t)"),
@@ -218,14 +241,15 @@ CLAIMS = [
                       needs="the Hessian formula derived by sympy"),
            expected="the infimum over x of the smallest eigenvalue of grad^2 f_i (= 1 - ||a||^2, by sympy) is < 0 at "
                     "every ||a||^2 in {norms_squared} (>= 1)",
-           why="exact (sympy); strict: a zero infimum is a convex f_i", note=_mixture_note),
+           why="exact (sympy); strict: a zero infimum is a convex f_i", note=_mixture_note, regression=_metric_mixture),
     _claim("mixture.assumption3", "§ Gaussian mixture ('f_i satisfies Assumption 3')",
            "each mixture component f_i satisfies Assumption 3 (dissipativity)", _EX, measure=_mixture_assumption3,
            rule=identity(0.0, quantity="sympy residual"),
            expected="sympy: grad f_i = x - a tanh(<a, x> + ln(2)/2), and <grad f_i(x), x> - (||x||^2/2 - ||a||^2/2) "
                     "= (||x|| - ||a||)^2/2 + ||a|| ||x|| (1 - tau c) with |tau| < 1, |c| <= 1 (both terms >= 0): "
                     "Assumption 3 with m = 1/2, b = ||a||^2/2, for every a (not only ||a||^2 >= 1)",
-           why="exact (sympy residuals 0); the signs of the two terms are by inspection (|tanh| < 1, Cauchy-Schwarz)"),
+           why="exact (sympy residuals 0); the signs of the two terms are by inspection (|tanh| < 1, Cauchy-Schwarz)",
+           regression=_metric_symbolic),
     _claim("fig1.fewer_gradients_per_iterate", "Figure 1 text ('the sample complexity of HSG-HMC is much lower than "
            "other methods when generating the same number of iterates')",
            "HSG-HMC spends fewer stochastic gradients per iterate than every other method", ("hsg_hmc.table2",),
@@ -241,5 +265,5 @@ CLAIMS = [
            rule=identity(tol=0.0, quantity="dimension or size of the given file"),
            expected="every given file's dimension and training / test sizes (their sum where the set is one file) equal "
                     "to Table 3's",
-           why="exact counts of the files given with --data; not run when none is given"),
+           why="exact counts of the files given with --data; not run when none is given", regression=_metric_table3),
 ]

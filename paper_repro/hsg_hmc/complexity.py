@@ -208,7 +208,7 @@ def srvr_sensitivity(grid, configs, eps) -> dict:
         def count(r):
             return (r["evaluations"], False) if math.isfinite(r["evaluations"]) else (r["horizon_evaluations"], True)
 
-        def tuned(c):
+        def tuned(c, at=at):
             cand = [count(r) for r in at if r["hyperparameters"] == key(c)]
             reached = [v for v, low in cand if not low]
             return (min(reached), False) if reached else (max(v for v, _ in cand), True)

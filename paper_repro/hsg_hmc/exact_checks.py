@@ -36,7 +36,6 @@ from scipy.linalg import expm
 from sgmcmc_verify.estimators import HybridGradient, UniformMinibatch
 from sgmcmc_verify.estimators.base import GradientEstimate
 from sgmcmc_verify.integrators.exponential import ExponentialIntegrator
-from sgmcmc_verify.runner import run_chains
 from sgmcmc_verify.store.io import write_json
 from sgmcmc_verify.targets.mixtures import hsg_mixture_target
 
@@ -101,8 +100,6 @@ def integrator_step_moments(friction, step_size, u, g, integrator_class=Exponent
     """The same nine numbers read from one step of the toolkit's integrator (noiseless steps from unit states, then
     the step's response to unit normals), ``d = 1``, on the mixture target (its gradient is never called)."""
     target = hsg_mixture_target(4, 1, 0)
-    est = FrozenGradient([g])
-    quiet = integrator_class(target, step_size, friction, est, u, inverse_temperature=np.inf)
 
     def mean(x, v, gg):
         s = integrator_class(target, step_size, friction, FrozenGradient([gg]), u, inverse_temperature=np.inf)
@@ -121,7 +118,6 @@ def integrator_step_moments(friction, step_size, u, g, integrator_class=Exponent
         cols.append((new.position[0, 0], new.momentum[0, 0]))
     L = np.array(cols).T        # columns: the response to each unit normal
     cov = L @ L.T
-    del quiet
     return {"x_from_x": xx - x0, "x_from_v": xv - x0, "x_from_g": (xg - x0) / g, "v_from_x": vx - v0,
             "v_decay": vv - v0, "v_from_g": (vg - v0) / g, "cov_xx": cov[0, 0], "cov_xv": cov[0, 1],
             "cov_vv": cov[1, 1]}
