@@ -76,7 +76,8 @@ def complexity_choices(root, labels) -> dict:
         hp = dict(kv.split("=", 1) for kv in str(r["hyperparameters"]).split(";") if "=" in kv)
         if "batch_size" in hp and r["method"] in _BASELINES:
             out[f"{r['method']} at ε = {r['epsilon']:g}: batch size"] = tuned(float(hp["batch_size"]),
-                                                                              s["sg_ul_batch_sizes"], "batch size")
+                                                                              s["sg_ul_batch_sizes"], "batch size",
+                                                                              least=1)
     return out
 
 

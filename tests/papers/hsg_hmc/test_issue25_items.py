@@ -185,3 +185,11 @@ def test_table3_entry_is_not_run_without_data(tmp_path, monkeypatch):
     monkeypatch.delenv(ENV_VAR, raising=False)
     run_table3(Table3Settings(), tmp_path / "hsg_hmc")
     assert get("hsg_hmc.table3.statistics").evaluate(tmp_path).status == "not run (scale)"
+
+
+def test_a_batch_size_of_one_is_not_a_grid_edge():
+    """Table 1's minibatch methods tuned to b = 1 (the least batch size) are not capped by the tuning-edge rule."""
+    from sgmcmc_verify.ledger.extract import tuned
+    assert tuned(1, (1, 2, 5), "batch size", least=1).at_edge is None
+    assert tuned(1, (1, 2, 5), "batch size").at_edge == "low"
+    assert tuned(5, (1, 2, 5), "batch size", least=1).at_edge == "high"
