@@ -112,7 +112,7 @@ def test_quadratic_sum_rejects_bad_input():
         QuadraticSum(np.zeros((3, 2, 2)), np.zeros((3, 2)))
     q = random_quadratic_sum(n=5)
     with pytest.raises(ValueError, match="method"):
-        exact_trajectory(q, "SGLD", 0.1, 10)
+        exact_trajectory(q, "SVRG-LD", 0.1, 10)
     with pytest.raises(ValueError, match="iterations"):
         exact_trajectory(q, "HSG-HMC", 0.1, 0)
 
