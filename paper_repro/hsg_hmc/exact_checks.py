@@ -77,11 +77,28 @@ def sde_step_moments(friction, step_size, u, g) -> dict:
     ``dX = V dt``, ``dV = −γV dt − u g dt + √(2γu) dB``: the mean of ``(X_η, V_η)`` from ``(x, v)`` is read from
     ``expm`` of the 3 × 3 affine drift; the covariance is Van Loan's ``F₂₂ᵀ F₁₂`` of ``expm([[−A, Q], [0, Aᵀ]] η)``.
 
+    Parameters
+    ----------
+    friction, step_size, u : float
+        γ, η (time units), the inverse mass; each finite and > 0.
+    g : float
+        The frozen gradient, finite and nonzero (the g-coefficients are read as a ratio to it).
+
     Returns
     -------
     dict
         ``x_from_x, x_from_v, x_from_g, v_from_x, v_decay, v_from_g, cov_xx, cov_xv, cov_vv`` (floats).
+
+    Raises
+    ------
+    ValueError
+        A parameter outside its range (named).
     """
+    for name, v in (("friction", friction), ("step_size", step_size), ("u", u)):
+        if not (math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
+    if not (math.isfinite(g) and g != 0):
+        raise ValueError(f"g must be finite and nonzero, got {g!r}")
     gam, h = float(friction), float(step_size)
     A = np.array([[0.0, 1.0], [0.0, -gam]])
     aff = np.zeros((3, 3))
@@ -97,8 +114,15 @@ def sde_step_moments(friction, step_size, u, g) -> dict:
 
 
 def integrator_step_moments(friction, step_size, u, g, integrator_class=ExponentialIntegrator) -> dict:
-    """The same nine numbers read from one step of the toolkit's integrator (noiseless steps from unit states, then
-    the step's response to unit normals), ``d = 1``, on the mixture target (its gradient is never called)."""
+    """The same nine numbers read from one step of the toolkit's integrator, ``d = 1``.
+
+    The mean map from noiseless steps (``inverse_temperature = inf``) from the unit states and a frozen gradient; the
+    noise map from the step's response to unit normals (a stand-in generator), whose outer product is the covariance.
+    The target (a 1-D mixture) only sizes the state: the frozen estimator never calls its gradient.
+    ``integrator_class`` replaces :class:`~sgmcmc_verify.integrators.exponential.ExponentialIntegrator` (tests plant
+    a bug there). Raises what :func:`sde_step_moments` and the integrator raise for bad parameters.
+    """
+    sde_step_moments(friction, step_size, u, g)   # the same validation
     target = hsg_mixture_target(4, 1, 0)
 
     def mean(x, v, gg):
