@@ -9,12 +9,14 @@ target is §4.1.2's bimodal mixture and the three laws are computed on a grid:
 * coordinates ``z = diag(1, s) Rᵀ x`` with R the eigenvectors (1, 1)/√2, (1, −1)/√2 of the eq. (4.1) matrix A_σ and
   ``s = √(1 + 2σ)``, i.e. ``z = Rᵀ A^{1/2} x``: LS-LD ``dx = −A⁻¹∇f dt + √(2/β) A^{−1/2} dW`` becomes plain Langevin
   dynamics on ``g(z) = f(x(z))`` (and LS-GLD's Euler step the plain Euler step on g). The z-grid has spacing ``h``
-  along z₁ and ``s·h`` along z₂, so that in x it is one and the same rotated grid (spacing h) for every σ;
+  on both axes (so both samplers' kernels are resolved alike; in x the LS grid is finer across (1, −1) by s) and
+  covers ``[−L1, L1] × [−sL2, sL2]``, i.e. the same box in x for every σ;
 * the continuous law P(X_t): the square-root-approximation generator on the grid, ``Q_ij = h_k⁻² exp(−β(g_j −
   g_i)/2)`` between neighbours along axis k (reversible, its stationary law exactly ∝ exp(−βg) on the grid, a
   consistent discretization of the Fokker-Planck operator), ``P(X_t) = P(X_0) e^{tQ}`` (``expm_multiply``);
 * the Euler (LS-GLD) law P(x_K): K applications of the Euler kernel ``N(z − η∇g(z), (2η/β) I)``, integrated over the
-  cells of the grid (separable in z₁, z₂; each row renormalized to mass 1);
+  cells of the grid with Sheppard's correction (the variance ``2η/β − h²/12`` per axis, so that the law on the cell
+  centres has variance ``2η/β``; separable in z₁, z₂; each row renormalized to mass 1);
 * π: ``exp(−βg)`` on the grid;
 * W2 (not squared) between grid laws by ``ot.emd2`` on their supports in x (masses below ``prune`` in total dropped).
 
@@ -62,7 +64,8 @@ class ZGrid(NamedTuple):
 
 
 def mixture_zgrid(target, sigma: float, spacing: float, half_widths: tuple) -> ZGrid:
-    """The z-grid of σ for ``target`` (2-D): ``z1 ∈ [−L1, L1]`` step h, ``z2 ∈ [−sL2, sL2]`` step ``s·h``.
+    """The z-grid of σ for ``target`` (2-D): ``z1 ∈ [−L1, L1]``, ``z2 ∈ [−sL2, sL2]``, step h on both (z2's range
+    rounded up to a whole number of steps).
 
     Raises
     ------
@@ -78,12 +81,12 @@ def mixture_zgrid(target, sigma: float, spacing: float, half_widths: tuple) -> Z
         raise ValueError(f"half_widths must be multiples of spacing, got {half_widths} and {spacing}")
     s = np.sqrt(1.0 + 2.0 * sigma)
     z1 = spacing * np.arange(-n1, n1 + 1)
-    z2 = s * spacing * np.arange(-n2, n2 + 1)
+    z2 = spacing * np.arange(-int(np.ceil(s * n2 - 1e-9)), int(np.ceil(s * n2 - 1e-9)) + 1)
     Z = np.stack(np.meshgrid(z1, z2, indexing="ij"), axis=-1).reshape(-1, 2)
     X = (Z * np.array([1.0, 1.0 / s])) @ _R.T
     g = np.concatenate([target.potential(X[i:i + 20000]) for i in range(0, len(X), 20000)])
     grad = (target.full_gradient(X) @ _R) * np.array([1.0, 1.0 / s])
-    return ZGrid(z1, z2, X, g, grad, int(n1 * len(z2) + n2))
+    return ZGrid(z1, z2, X, g, grad, int(n1 * len(z2) + len(z2) // 2))
 
 
 def sqra_generator(zg: ZGrid, inverse_temperature: float = 1.0) -> sps.csr_matrix:
@@ -102,8 +105,21 @@ def sqra_generator(zg: ZGrid, inverse_temperature: float = 1.0) -> sps.csr_matri
 
 
 def euler_kernels(zg: ZGrid, step_size: float, inverse_temperature: float = 1.0) -> tuple:
-    """Cell-integrated Euler kernels along each z axis, ``(Φ1 (N, N1), Φ2 (N, N2))``, rows summing to 1."""
-    sd = np.sqrt(2.0 * step_size / inverse_temperature)
+    """Cell-integrated Euler kernels along each z axis, ``(Φ1 (N, N1), Φ2 (N, N2))``, rows summing to 1.
+
+    The Gaussian is integrated over the cells with variance ``2η/β − h²/12`` (Sheppard's correction: mass on the cell
+    centres then has the Euler step's variance ``2η/β`` to O(h⁴)).
+
+    Raises
+    ------
+    ValueError
+        ``2η/β <= h²/12`` (the grid cannot resolve one step).
+    """
+    var = 2.0 * step_size / inverse_temperature
+    h = zg.z1[1] - zg.z1[0]
+    if var <= h * h / 12:
+        raise ValueError(f"step_size {step_size} is too small for the grid spacing {h} (2η/β must exceed h²/12)")
+    sd = np.sqrt(var - h * h / 12)
     Z = np.stack(np.meshgrid(zg.z1, zg.z2, indexing="ij"), -1).reshape(-1, 2)
     out = []
     for k, ax in enumerate((zg.z1, zg.z2)):
