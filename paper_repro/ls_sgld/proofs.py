@@ -21,6 +21,7 @@ from sgmcmc_verify.analytic import ls_proofs as LP
 from sgmcmc_verify.analytic.laplacian import paper_matrix_2d, smoothing_matrix
 from sgmcmc_verify.estimators import UniformMinibatch
 from sgmcmc_verify.integrators.smoothing import PeriodicSmoothing
+from sgmcmc_verify.runner import run_chains
 from sgmcmc_verify.store.cache import package_versions
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets import mixture_centers
@@ -175,7 +176,7 @@ def run_operators(cfg: OperatorsSettings, out_dir, n_jobs=1, backend=None, progr
                                    inverse_temperature=cfg.inverse_temperature)
             x0 = rng.standard_normal((cfg.chains, d))
             seed = int(rng.integers(2**31))
-            st, _ = smp.step(smp.init(x0), np.random.default_rng(seed))
+            st = run_chains(smp, smp.init(x0), np.random.default_rng(seed), steps=1)["state"]
             twin = np.random.default_rng(seed)
             idx = UniformMinibatch(cfg.batch_size).draw(twin, t, cfg.chains)
             g = (t.n / cfg.batch_size) * t.data_gradients(x0, idx).sum(axis=1)
