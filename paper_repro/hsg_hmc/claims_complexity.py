@@ -128,7 +128,8 @@ def srvr_sensitivity_measure(root):
     sens = _cx(root).get("srvr_sensitivity") or {}
     if not sens:
         return Unmeasured("the base SRVR-HMC configuration reached W2 <= eps at no eps of the grid",
-                          "a longer horizon or a larger step-size grid", "steps")
+                          "a longer horizon or a larger step-size grid (a run that reaches no eps gives no basis to "
+                          "estimate how much longer)", "steps", factor=None)
     out = {}
     for e, res in sens.items():
         missing = [p for p in _SRVR_PARAMETERS if p not in res]

@@ -225,8 +225,9 @@ def _smoother(root):
         cur = curves(root, fname, "mnist")
         if "vrSG-MCMC" not in cur or "SGLD" not in cur:
             for lab in _SMOOTH_METRICS.values():
-                out[f"{net}, {lab}"] = Unmeasured("vrSG-MCMC or SGLD missing from the stored results", "a run with both",
-                                                  "steps")
+                out[f"{net}, {lab}"] = Unmeasured("vrSG-MCMC or SGLD missing from the stored results (a diverged tuning grid?)",
+                                                  "a tuning grid on which both methods have a stable step size "
+                                                  "(curves for both)", "tuning")
             continue
         t0, T = common_range(cur, ["vrSG-MCMC", "SGLD"])
         choices = eta_choices(_meta(root, fname), ("vrSG-MCMC", "SGLD"), "mnist")
@@ -234,7 +235,9 @@ def _smoother(root):
             r = {m: _roughness(cur, m, met, t0, T) for m in ("vrSG-MCMC", "SGLD")}
             if any(not np.all(np.isfinite(v)) for v in r.values()):
                 out[f"{net}, {lab}"] = Unmeasured("fewer than 3 records in the second half of the run",
-                                                  "more passes or more checkpoints", "steps")
+                                                  "at least 3 checkpoints in the second half: more passes or more "
+                                                  "checkpoints (the run gives no roughness to scale from)", "steps",
+                                                  factor=None)
                 continue
             est = {m: estimate_of(v) for m, v in r.items()}
             out[f"{net}, {lab}"] = OnData(Tuned(est, choices), _used(root, exp, "mnist"), _CIFAR)
