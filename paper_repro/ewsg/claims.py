@@ -10,7 +10,7 @@ module                 claims
 ``claims_theory``      Theorems 4.1, 4.2, H.1; Remark 1 (with the paper's own h = 5e-2 in its grids)
 ``claims_appendix``    Appendix E, Appendix F (EWSG-VR, Figs 4 at both texts' n, Fig. 5), Appendix D / G.3
 ``claims_appendix_theory`` Appendix F eq. (13) (the friction Γ_k, exact Lyapunov laws), Appendix C Lemma C.1
-``claims_bnn``         §5.3 Bayesian MLP (Fig. 3a, Table 2), Appendix G.3 Table 3; the CNN (not run)
+``claims_bnn``         §5.3 Bayesian MLP (Fig. 3a, Table 2), Appendix G.3 Table 3; the Bayesian CNN (Fig. 3b)
 ``claims_flymc``       §5.2 Table 1 (with FlyMC), Appendix G.1 (FlyMC on the misspecified Gaussian)
 =====================  ===========================================================================================
 

