@@ -259,12 +259,10 @@ def alg2_moment_residuals(target, s: AlgorithmsSettings, rng, estimator_cls=EWSG
     est = estimator_cls(chain, calibration_period=10 * s.moment_steps, period_unit="steps")
     smp = UnderdampedEM(target, h, g, est, name="EWSG-VR")
     x0 = target.posterior_mean + rng.standard_normal((3, target.dim))
-    st = smp.init(x0, rng.standard_normal((3, target.dim)))
-    pos = []
-    for _ in range(s.moment_steps):
-        pos.append(st.position.copy())
-        st, _ = smp.step(st, rng)
-    es, n, worst = st.estimator_state, target.n, {"m1": 0.0, "m2": 0.0, "friction": 0.0}
+    K = s.moment_steps
+    run = run_chains(smp, smp.init(x0, rng.standard_normal((3, target.dim))), rng, steps=K, keep_last=K)
+    pos = [x0] + [run["kept"][:, k] for k in range(K - 1)]        # θ_k at which step k's estimator was called
+    es, n, worst = run["state"].estimator_state, target.n, {"m1": 0.0, "m2": 0.0, "friction": 0.0}
     for c in range(x0.shape[0]):
         G = [target.data_gradients(pos[0][c:c + 1], np.array([[j]]))[0, 0] for j in range(n)]
         m1, m2 = sum(G), n * sum(np.outer(v, v) for v in G)
