@@ -172,7 +172,7 @@ CLAIMS += [
           rule=ordering("EWSG", ("SGHMC", "CP-SGHMC"), quantity=_TRAIN_ERROR),
           expected="final training error EWSG < SGHMC and EWSG < CP-SGHMC after {epochs} epochs ({chains} chains, "
                    "widths {conv_channels} / dense {dense}; the paper's Fig. 3b shows the curves, no number)",
-          figure=None, note=_cnn_note),
+          figure="ewsg/bnn_fig3b.png", note=_cnn_note),
     claim("bnn.cnn.ewsg_beats_all", "§5.3, Fig. 3b and Appendix G.2, Table 2 (CNN column)",
           "On the Bayesian CNN (2 conv layers 5×5 with 32 and 64 channels, 2×2 max pooling, 2 fully connected layers "
           "of 200), EWSG has the lowest test error (0.753 % vs SGHMC 0.778, CP-SGHMC 0.772, SGLD 0.848, pSGLD 0.860).",
@@ -180,6 +180,6 @@ CLAIMS += [
                                       experiment="bnn_cnn"),
           rule=ordering("EWSG", ("SGHMC", "CP-SGHMC", "SGLD", "pSGLD"), quantity=_TEST_ERROR),
           expected="final test error of EWSG below every other method's after {epochs} epochs ({chains} chains, widths "
-                   "{conv_channels} / dense {dense}; printed: 0.753 % vs 0.772–0.860 %)", figure=None,
+                   "{conv_channels} / dense {dense}; printed: 0.753 % vs 0.772–0.860 %)", figure="ewsg/bnn_fig3b.png",
           note=_cnn_note, regression=_cnn_regression),
 ]
