@@ -24,7 +24,8 @@ def cnn_results(tmp_path_factory):
 
 def test_smoke_run_has_every_method_on_the_cnn_and_a_verdict(cnn_results):
     rows = read_csv(cnn_results / "ewsg" / "cnn.csv")
-    assert {r["method"] for r in rows} == set(METHODS) | {"EWSG (h=2e-3)"}
+    stable = {f"{m} (h={cnn.STABLE_H:g})" for m in ("SGHMC", "CP-SGHMC", "EWSG")}
+    assert {r["method"] for r in rows} == set(METHODS) | {"EWSG (h=2e-3)"} | stable
     js = read_json(cnn_results / "ewsg" / "cnn.json")
     s = cnn.CNNSettings.at("smoke")
     assert js["data"]["architecture"].startswith("conv 2@5x5") and js["data"]["n_train"] == s.max_train
@@ -34,10 +35,14 @@ def test_smoke_run_has_every_method_on_the_cnn_and_a_verdict(cnn_results):
         assert v.status in STATUSES and v.basis == "substitute data" and "scale=smoke" in v.measured["note"], cid
 
 
-def _write(root, values, ses, key, builtin):
-    fin = {m: {"test_error": {"mean": 0.01, "se": 1e-4}, "train_error": {"mean": 0.01, "se": 1e-4}} for m in METHODS}
-    for m, v, se in zip(METHODS, values, ses):
-        fin[m][key] = {"mean": v, "se": se}
+def _write(root, values, ses, key, builtin, stable=None):
+    """Constructed finals: ``values`` at the printed h, ``stable`` (default: the same) for the three underdamped
+    methods at the common h."""
+    fin = {}
+    for label, vals in ((lambda m: m, values), (lambda m: f"{m} (h={cnn.STABLE_H:g})", stable or values)):
+        for m, v, se in zip(METHODS, vals, ses):
+            fin[label(m)] = {"test_error": {"mean": 0.01, "se": 1e-4}, "train_error": {"mean": 0.01, "se": 1e-4}}
+            fin[label(m)][key] = {"mean": v, "se": se}
     js = {"final": fin, "settings": {"scale": "paper", "epochs": 200.0, "chains": 10},
           "data": {"n_train": 60000, "n_test": 10000, "source": "mnist", "dim": 1000, "architecture": "a",
                    "paper_architecture": "b"}}
@@ -58,6 +63,17 @@ def test_cnn_orderings_hold_fail_and_keep_their_status_on_substitute_data(tmp_pa
     _write(tmp_path, values, ses, key, builtin)
     v = get(cid).evaluate(tmp_path)
     assert v.status == status and v.basis == ("substitute data" if builtin else "paper")
+
+
+def test_cnn_readings_that_disagree_depend():
+    """Held at the printed h, failed at the common stable h: ``depends``, with the map."""
+    import tempfile
+    from pathlib import Path
+
+    root = Path(tempfile.mkdtemp())
+    _write(root, (0.005, 0.008, 0.008, 0.009, 0.009), (1e-5,) * 5, "test_error", False,
+           stable=(0.012, 0.008, 0.008, 0.009, 0.009))
+    assert get(IDS[1]).evaluate(root).status == "depends"
 
 
 def test_cnn_settings_say_what_differs_from_the_paper():
