@@ -145,13 +145,13 @@ def run_cnn(s: CNNSettings, out_dir, n_jobs=1, backend=None, progress=None) -> N
     target, evals, data_meta, X_flat = load_cnn_problem(s)
     labels = None
     meta = {"settings": s.as_dict(), "data": data_meta, "final": {}, "wall_s": {}, "step_size": {}}
-    if "CP-SGHMC" in s.methods:
+    runs = [(m, m, s.step_sizes[m]) for m in s.methods] + [tuple(r) for r in s.extra_runs]
+    if "CP-SGHMC" in {m for _, m, _ in runs}:
         t0 = time.time()
         labels = kmeans_clusters(X_flat, s.n_clusters, seed=s.seed)
         meta["clusters"] = {"sizes": np.bincount(labels, minlength=s.n_clusters).tolist(), "wall_s": time.time() - t0,
                             "per_cluster_draws": ClusteredMinibatch(labels, s.batch_size, s.allocation).per_cluster.tolist()}
     ck, rows = _checkpoints(s), []
-    runs = [(m, m, s.step_sizes[m]) for m in s.methods] + [tuple(r) for r in s.extra_runs]
     for mi, (label, method, h) in enumerate(runs):
         spec = {"method": method, "h": h, "friction": s.friction, "batch_size": s.batch_size,
                 "M": s.index_chain_length, "allocation": s.allocation}
