@@ -484,7 +484,7 @@ def _bnn_curves(ax, rows, key, methods, colors):
             ax.fill_between(xs, mu - sd, mu + sd, color=colors[m], alpha=0.2, lw=0)
 
 
-def _bnn_panel(rows, js, out):
+def _bnn_panel(rows, js, out, name="bnn_fig3a", label="Fig. 3a: Bayesian MLP"):
     methods = list(dict.fromkeys(r["method"] for r in rows))
     colors = dict(zip(methods, sns.color_palette("colorblind", len(methods))))
     fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.8))
@@ -494,13 +494,15 @@ def _bnn_panel(rows, js, out):
         ax.set_ylabel(lab)
         ax.set_yscale("log")
     d, s = js["data"], js["settings"]
-    axes[0].set_title(f"Fig. 3a: Bayesian MLP {d['architecture'].split(',')[0]}, {d['n_train']} training images", fontsize=9)
+    arch = f"d = {d['dim']:,}" if "paper_architecture" in d else d["architecture"].split(",")[0]
+    axes[0].set_title(f"{label} {arch}, {d['n_train']} training images", fontsize=9)
     axes[1].set_title(f"posterior-predictive average, {s['chains']} chains (shade: ±1 s.d.)", fontsize=9)
     axes[1].legend(fontsize=7, frameon=False)
     fig.subplots_adjust(bottom=0.22, wspace=0.25)
-    fig.text(0.01, 0.01, f"data: {d['source']}\n(paper: full MNIST, 60,000 / 10,000, 200 epochs)", fontsize=6,
-             color="0.4")
-    return _save(fig, out, "bnn_fig3a")
+    paper = f"; {d['paper_architecture']}" if "paper_architecture" in d else ""
+    fig.text(0.01, 0.01, f"data: {d['source']}, {s['epochs']:g} epochs\n(paper: full MNIST, 60,000 / 10,000, 200 epochs"
+             f"{paper})", fontsize=6, color="0.4")
+    return _save(fig, out, name)
 
 
 def _table3_panel(js, out):
@@ -523,7 +525,8 @@ def _table3_panel(js, out):
 
 
 def draw_bnn(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
-    """Draw Fig. 3a (training and test error vs epochs) and Table 3 (EWSG vs SGHMC per cell) from stored results.
+    """Draw Fig. 3a (MLP) and Fig. 3b (CNN, reduced width; training and test error vs epochs) and Table 3 (EWSG vs
+    SGHMC per cell) from stored results.
 
     Panels whose result files are absent are skipped.
 
@@ -537,6 +540,9 @@ def draw_bnn(results="results/ewsg", out="figures/out/ewsg") -> list[Path]:
     paths = []
     if (res / "bnn.csv").exists() and (res / "bnn.json").exists():
         paths += _bnn_panel(read_csv(res / "bnn.csv"), read_json(res / "bnn.json"), out)
+    if (res / "cnn.csv").exists() and (res / "cnn.json").exists():
+        paths += _bnn_panel(read_csv(res / "cnn.csv"), read_json(res / "cnn.json"), out, "bnn_fig3b",
+                            "Fig. 3b: Bayesian CNN")
     if (res / "table3.json").exists():
         paths += _table3_panel(read_json(res / "table3.json"), out)
     return paths

