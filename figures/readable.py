@@ -61,7 +61,7 @@ UNIT_TERMS = (
     "s", "ms", "seconds", "second", "min", "minutes", "hours", "m", "mm", "cm", "km", "kg", "Hz", "J",
     "steps", "step", "iterations", "iteration", "epochs", "epoch", "data passes", "passes", "gradient evaluations",
     "evaluations", "points", "draws", "count", "indices",
-    "s.d.", "units", "units of θ", "units of θ²", "θ units", "GFLOP/s", "bytes", "MB", "GB",
+    "s.d.", "units", "units of θ", "units of θ²", "θ units", "per unit", "GFLOP/s", "bytes", "MB", "GB",
     "dimensionless", "unitless", "relative", "ratio", "fraction", "percent", "probability", "%",
 )
 

@@ -12,11 +12,14 @@ from sgmcmc_verify.figures.readable import RULES, figure_problems, states_unit  
 
 
 def test_every_smoke_figure_passes_the_figure_check(smoke_figure_problems, smoke_figures):
-    """Every figure the figure code draws from the smoke results went through the check (the hook saw each PNG
-    written) and none has a problem: no overlapping text, labelled axes, two tick labels, legends, colour bars,
-    and each claim's figure names its claims with their verdicts and the scale."""
+    """Every figure the figure code draws from the smoke results, and the audit's figures of four stored smoke
+    audits, went through the check (the hook saw each PNG written) and none has a problem: no overlapping text,
+    labelled axes with units, two tick labels, legends, colour bars, and each claim's figure names its claims with
+    their verdicts and the scale."""
     drawn = {p.relative_to(smoke_figures).as_posix() for p in smoke_figures.rglob("*.png")}
     assert set(smoke_figure_problems) == drawn and len(drawn) >= 50
+    audit = {k for k in drawn if k.startswith("audit/")}   # the audit's pages, four samplers, six figures each
+    assert {k.split("/")[1] for k in audit} == {"SGLD", "SGHMC", "LS-pSGLD", "EWSG-LD"} and len(audit) >= 20, audit
     bad = {k: v for k, v in sorted(smoke_figure_problems.items()) if v}
     assert bad == {}, "\n".join(f"{k}: {p}" for k, v in bad.items() for p in v)
 
