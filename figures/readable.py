@@ -27,6 +27,7 @@ negative control draws one deliberately bad figure per rule and shows that each 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Iterable
 
 import matplotlib
@@ -76,7 +77,6 @@ COUNT_TERMS = (
 
 
 def _term_re(terms) -> "re.Pattern":
-    import re
 
     alts = []
     for t in sorted(terms, key=len, reverse=True):
