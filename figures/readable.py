@@ -76,8 +76,7 @@ COUNT_TERMS = (
 )
 
 
-def _term_re(terms) -> "re.Pattern":
-
+def _term_re(terms) -> re.Pattern:
     alts = []
     for t in sorted(terms, key=len, reverse=True):
         if t == "%":
