@@ -120,17 +120,17 @@ def _growth_figure(res: Path, out: Path) -> list[Path]:
     ref = [r["B"] for r in rows if r["step_size"] == h0[-1] and r["start"] == "stationary"]
     if ref and max(ref) > 0:
         ax[0].plot(h0, max(ref) * (h0 / h0[-1]) ** 2, "k:", lw=1, label="∝ η²")
-    ax[0].set(xscale="log", yscale="log", xlabel="step size η (dimensionless)", ylabel="growth coefficient B (95 % bootstrap CI,\nlower end cut at B/100)")
+    ax[0].set(xscale="log", yscale="log", xlabel="step size η (dimensionless)", ylabel="growth coefficient B (units of gradient² per iteration;\n95 % bootstrap CI, lower end cut at B/100)")
     ax[0].set_title(f"measured, ρ_k = 1/k, T = Kη = {meta['horizon']:g}", fontsize=9)
     ax[0].legend(fontsize=6.5, frameon=False)
     cur = meta["bound_remark2_curve"]
     ax[1].plot(cur["step_size"], cur["coefficient"], color="grey", lw=1,
                label=f"γ Remark 2, all η: min at η = {meta['bound_remark2_argmin_step']:.1e}")
-    ax[1].set(xscale="log", yscale="log", xlabel="step size η (dimensionless)", ylabel="C M² Ē η² (slope in k of bound (10))")
+    ax[1].set(xscale="log", yscale="log", xlabel="step size η (dimensionless)", ylabel="C M² Ē η², slope in k of bound (10)\n(units of gradient² per iteration)")
     ax[1].set_title("the bound's own growth coefficient", fontsize=9)
     ax[1].legend(fontsize=6.5, frameon=False)
     ax[2].axhline(1.0, color="k", lw=0.8, ls="--", label=f"target (exact mode weight {meta['exact_major_fraction']:.3f})")
-    ax[2].set(xscale="log", xlabel="step size η (dimensionless)", ylabel="mean (1/N)Σ‖∇²f_i(x_k)‖²_F / target value\n(first quarter of the window)")
+    ax[2].set(xscale="log", xlabel="step size η (dimensionless)", ylabel="mean (1/N)Σ‖∇²f_i(x_k)‖²_F / target value\n(ratio; first quarter of the window)")
     ax[2].set_title("where the chains are", fontsize=9)
     ax[2].legend(fontsize=6.5, frameon=False)
     return _save(fig, out, "lemma3_growth")
@@ -172,7 +172,7 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
                   color="grey", alpha=0.3, label="exact-vs-exact noise floor ±3 s.e.")
     ax[0].set_xticks(range(len(labels)), labels, rotation=35, ha="right", fontsize=7)
     ax[0].set_xlabel("method")
-    ax[0].set_ylabel(f"exact W2 (emd, {int(floor['emd_subsample'])} pts), ±3 s.e.")
+    ax[0].set_ylabel(f"exact W2 (units of θ; emd, {int(floor['emd_subsample'])} pts), ±3 s.e.")
     ax[0].legend(fontsize=7, frameon=False)
     pr = [meta["printed"][m] for m in METHODS]
     sk = [rows[m]["sinkhorn_cost_normalized"] for m in METHODS]

@@ -45,7 +45,7 @@ def _table1(res, out):
     ax.plot(sig, [r1[s]["paper_value"] for s in sig], "ks", label="Table 1 (printed, all d)")
     ax.plot(sig, [r1[s]["gamma2"] for s in sig], "o-", label=r"$\gamma_2=d^{-1}\sum\lambda_j^{-1}$ (Thm 3.3)")
     ax.plot(sig, [r1[s]["mean_inv_lambda_sq"] for s in sig], "x--", label=r"$d^{-1}\sum\lambda_j^{-2}$")
-    ax.set_xlabel(r"$\sigma$")
+    ax.set_xlabel(r"smoothing $\sigma$ (dimensionless)")
     ax.set_ylabel("value (dimensionless; d = 1000, identical for 1e4, 1e5)")
     ax.legend(fontsize=7, frameon=False)
     ax.set_title("Table 1 is not $\\gamma_2$", fontsize=10)
@@ -245,6 +245,7 @@ def _fig3(res, out):
         ax.set_title(t + (f" (exact asymptotic ratio {ex['gaussian_asymptotic_mse_ratio_exact']:.2f})"
                           if t.startswith("gauss") else ""), fontsize=9)
         ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()   # the longer y labels (units) otherwise meet the left panel's legend
     return _save(fig, out, "fig3")
 
 

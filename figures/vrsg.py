@@ -168,7 +168,7 @@ def panel_fig1(res: Path, out: Path) -> list[Path]:
     rows, mp, d = read_csv(res / "fig1.csv"), read_csv(res / "fig1_map.csv"), read_json(res / "fig1.json")
     fig, axes = plt.subplots(1, 4, figsize=(20, 4))
     for ax, axis, col, xl in ((axes[0], "evaluations", "evaluations", "per-datum gradient evaluations"),
-                              (axes[1], "seconds", "seconds", "wall-clock seconds (one chain, this machine)")):
+                              (axes[1], "seconds", "seconds", "wall-clock time (s; one chain, this machine)")):
         for reading, ls in (("SGLD", "-"), ("vrSG-LD", "--")):
             for j, n in enumerate(sorted({r["n"] for r in rows})):
                 rr = [r for r in rows if r["reading"] == reading and r["n"] == n and r["axis"] == axis]
@@ -397,13 +397,16 @@ def panel_bounds(res: Path, out: Path) -> list[Path]:
             label="Theorem 6 as printed, n1 = N")
     ax.plot([r["lambda_remark7"] for r in r7], [r["lambda_derived_at_N"] for r in r7], "x", ms=4, color="C0",
             label="proof's last line, n1 = N")
-    ax.set(xscale="symlog", yscale="symlog", xlabel="Remark 7's λ_l", ylabel="Theorem 6's λ_l",
+    ax.set(xlabel="Remark 7's λ_l (units of θ²)", ylabel="Theorem 6's λ_l (units of θ²)",
            title="Remark 7 vs Theorem 6 (populations × n2)")
+    ax.set_xscale("symlog", linthresh=1.0, linscale=2.0)   # a wider linear part: −1, 0, 1 do not collide
+    ax.set_yscale("symlog", linthresh=1.0, linscale=2.0)
     ax.legend(fontsize=7)
     ax = axes[1]
     for key, col, lab in (("bias_vrsg", "tab:red", "vrSG-LD"), ("bias_sgld", "tab:blue", "SGLD (n = n2)")):
         ax.loglog([r["step_size"] for r in bias], [abs(r[key]) for r in bias], "o-", ms=3, color=col, label=lab)
-    ax.set(xlabel="step size h", ylabel="|stationary bias of the θ² average|", title="§5 model: exact stationary bias")
+    ax.set(xlabel="step size h (dimensionless)", ylabel="|stationary bias of the θ² average| (units of θ²)",
+           title="§5 model: exact stationary bias")
     ax.legend(fontsize=7)
     ax = axes[2]
     for j, (rd, m) in enumerate(sorted({(r["sigma2_reading"], int(r["m"])) for r in dub})):
@@ -411,13 +414,14 @@ def panel_bounds(res: Path, out: Path) -> list[Path]:
         ax.loglog([r["step_size"] for r in rr], [r["ratio_13_14"] for r in rr], "o-", ms=3, color=f"C{j}",
                   label=f"σ²: {rd}, m = {m}")
     ax.axhline(1, color="k", lw=0.5)
-    ax.set(xlabel="step size h", ylabel="first term (13) / (14)", title="Dubey (13) / SGLD (14), §5 constants")
+    ax.set(xlabel="step size h (dimensionless)", ylabel="first term (13) / (14) (ratio)",
+           title="Dubey (13) / SGLD (14), §5 constants")
     ax.legend(fontsize=6)
     ax = axes[3]
     for j, h in enumerate(sorted({r["step_size"] for r in r8})):
         rr = sorted((r for r in r8 if r["step_size"] == h), key=lambda r: r["m"])
         ax.loglog([r["m"] for r in rr], [r["normalized"] for r in rr], "o-", ms=3, color=f"C{j}", label=f"h = {h:g}")
-    ax.set(xlabel="update interval m", ylabel="noise part of MSE / ((A−λ)(n1/m + n2)/T)",
+    ax.set(xlabel="update interval m (steps)", ylabel="noise part of MSE / ((A−λ)(n1/m + n2)/T) (ratio)",
            title="Remark 8, fixed budget (flat = its form)")
     ax.legend(fontsize=7)
     return _save_theory(fig, out, "bounds")
