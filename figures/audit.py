@@ -116,7 +116,7 @@ def _consistency(res: Path, out: Path) -> list[Path]:
         lo = min(np.min(np.array(d["cov"]["floor"])), np.min(np.array(d["mean"]["floor"]))) / 3
         hi = 3 * max(np.max(d["cov"]["err"]), np.max(d["mean"]["err"]), 2 * np.max(d["cov"]["floor"]))
         ax.set_ylim(max(lo, 1e-6), hi)
-        ax.set(xlabel="step size h", ylabel="stationary error (mean: posterior s.d.; cov.: relative)")
+        ax.set(xlabel="step size h (dimensionless)", ylabel="stationary error (mean: posterior s.d.; cov.: relative)")
         ax.set_title(f"{r['check']}: {d['target']}\nverdict {r.get('status', '?')}: {r.get('measured', '')}", fontsize=9)
         ax.legend(fontsize=7)
     fig.suptitle("Check 1: error vs h (shaded: 2× the Monte Carlo floor)", fontsize=10)
@@ -135,7 +135,7 @@ def _sg(res: Path, out: Path) -> list[Path]:
     ax.fill_between(b, 1e-300, 2 * np.array(d["cov"]["floor"]), alpha=0.15)
     if d.get("exact_cov_err"):
         ax.loglog(b, d["exact_cov_err"], "k--", label="exact law")
-    ax.set(xlabel="batch size b", ylabel="covariance error", title=f"Check 2: h·L = {d['hL']}")
+    ax.set(xlabel="batch size b", ylabel="covariance error (relative, Frobenius)", title=f"Check 2: h·L = {d['hL']}")
     ax.set_ylim(max(np.min(d["cov"]["floor"]) / 3, 1e-6), 3 * max(np.max(d["cov"]["err"]), 2 * np.max(d["cov"]["floor"])))
     ax.legend(fontsize=8)
     return save_figure(fig, out, "sg_sensitivity", plain_log_minor_ticks=True)
@@ -156,7 +156,8 @@ def _time_average(res: Path, out: Path) -> list[Path]:
                     label=f"h = {h:.2g}")
         Tg = np.geomspace(T.min(), T.max(), 50)
         ax.loglog(Tg, C[0] / Tg + C[1] * h / Tg + C[2] * h**2, "-", color=f"C{i}", lw=1)
-    ax.set(xscale="log", yscale="log", xlabel="time T = Kh", ylabel="MSE of the time average",
+    ax.set(xscale="log", yscale="log", xlabel="time T = Kh (dimensionless)",
+           ylabel="MSE of the time average of φ (dimensionless)",
            title=f"Check 3: fit C1/T + C2 h/T + C3 h² (misfit {d['fit']['rel_rmse']:.2f})")
     ax.legend(fontsize=8)
     return save_figure(fig, out, "time_average", plain_log_minor_ticks=True)
@@ -174,11 +175,14 @@ def _mixture(res: Path, out: Path) -> list[Path]:
         a1.axhline(d["floor_bound"], ls="--", color="grey", lw=0.8, label="99.87 % bound of the floor")
     if d.get("w2_start") is not None:
         a1.plot([1], [d["w2_start"]], "^", color="C1", label="the displaced start")
-    a1.set(xticks=[0, 1], xticklabels=["floor", "sampler"], xlim=(-0.5, 1.5), ylabel="exact W2",
+    a1.set(xticks=[0, 1], xticklabels=["floor", "sampler"], xlim=(-0.5, 1.5), xlabel="ensemble",
+           ylabel="exact W2 (units of θ)",
            title=f"W2 on {d['chains']} points")
     a1.legend(fontsize=8)
-    a2.bar([0, 1], [d["occupancy_exact"], d["occupancy"]], yerr=[0, 2 * d["occupancy_se"]], color=["grey", "C0"])
-    a2.set(xticks=[0, 1], xticklabels=["exact", "sampler"], ylabel="occupancy of the +ā mode",
+    a2.bar([0, 1], [d["occupancy_exact"], d["occupancy"]], color=["grey", "C0"], label="occupancy")
+    a2.errorbar([1], [d["occupancy"]], yerr=[2 * d["occupancy_se"]], fmt="none", color="k", capsize=4, label="± 2 s.e.")
+    a2.legend(fontsize=8, loc="lower right")
+    a2.set(xticks=[0, 1], xticklabels=["exact", "sampler"], xlabel="ensemble", ylabel="occupancy of the +ā mode",
            title=f"{d['switches_per_1000']:.2f} switches / 1,000 steps")
     fig.suptitle(f"Check 4: HSG-HMC mixture, h = {d['h']}", fontsize=10)
     return save_figure(fig, out, "multimodality", plain_log_minor_ticks=True)
@@ -195,7 +199,7 @@ def _stability(res: Path, out: Path) -> list[Path]:
     ax.semilogx(x[bad], np.zeros(bad.sum()), "x", color="C3", ms=10, label="diverged")
     if d.get("exact_threshold_hL"):
         ax.axvline(d["exact_threshold_hL"], color="k", ls="--", label="exact threshold")
-    ax.set(yticks=[], xlabel="h · L", title="Check 5: stiff Gaussian (condition number 100)")
+    ax.set(yticks=[], xlabel="h · L (dimensionless)", title="Check 5: stiff Gaussian (condition number 100)")
     ax.legend(fontsize=8)
     return save_figure(fig, out, "stability", plain_log_minor_ticks=True)
 
@@ -208,9 +212,9 @@ def _cost(res: Path, out: Path) -> list[Path]:
     n = [x["n"] for x in rows]
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.3))
     a1.loglog(n, [x["evals_per_step"] for x in rows], "o-")
-    a1.set(xlabel="n", ylabel="gradient evaluations / step (per chain)")
+    a1.set(xlabel="number of data n", ylabel="gradient evaluations / step (per chain)")
     a2.loglog(n, [x["seconds_per_step"] for x in rows], "o-")
-    a2.set(xlabel="n", ylabel=f"seconds / step ({r['data']['chains']} chains)")
+    a2.set(xlabel="number of data n", ylabel=f"wall time per step (s; {r['data']['chains']} chains)")
     fig.suptitle("Check 6: cost vs n", fontsize=10)
     return save_figure(fig, out, "cost", plain_log_minor_ticks=True)
 

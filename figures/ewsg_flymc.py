@@ -82,7 +82,7 @@ def draw_fig6(res: Path, out: Path) -> list[Path]:
             axes[1].plot([r["lag"] for r in rr], [r["acf"] for r in rr], ls, color=f"C{j}", lw=1,
                          label=f"{m} {coord}")
     axes[1].set_xlabel("lag (iterations)")
-    axes[1].set_ylabel("autocorrelation")
+    axes[1].set_ylabel("autocorrelation (dimensionless)")
     axes[1].set_title("(b) autocorrelation, chain 0", fontsize=9)
     axes[1].legend(fontsize=6, frameon=False)
     burn = {m: js["methods"][m]["burn_in"] for m in ("FlyMC", "EWSG", "MH")}
@@ -94,11 +94,11 @@ def draw_fig6(res: Path, out: Path) -> list[Path]:
         ax.plot([r["mu"] for r in rr], [r["log_sigma"] for r in rr], ".", ms=1, color="C1" if m == "EWSG" else "C0",
                 label=m)
         ax.plot(ex[0], ex[1], "k+", ms=10, label="exact mean")
-        ax.set_xlabel("μ")
+        ax.set_xlabel("μ (units of the data)")
         ax.set_title(f"{tag} {m} samples after {burn[m]} burn-in", fontsize=9)
         ax.legend(fontsize=6, frameon=False, markerscale=5)
-    axes[2].set_ylabel("log σ")
-    axes[3].set_ylabel("log σ")
+    axes[2].set_ylabel("log σ (σ in units of the data)")
+    axes[3].set_ylabel("log σ (σ in units of the data)")
     fig.suptitle(f"App. G.1: N(μ, σ²) fitted to {n} log-normal data; start {np.round(js['start'], 3).tolist()}",
                  fontsize=9)
     fig.tight_layout()

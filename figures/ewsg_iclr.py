@@ -87,7 +87,7 @@ def _fig1d(res, out):
     ax.set_yscale("log")
     ax.set_xticks(x, [_m_label(r["index_chain_length"]) for r in rows])
     ax.set_xlabel("index chain length M")
-    ax.set_ylabel("local stochastic-gradient error")
+    ax.set_ylabel("local stochastic-gradient error (units of gradient²)")
     ax.set_title(f"1d: exact local bias and variance vs M (h={rows[0]['step_size']:g}, n=20)", fontsize=9.5)
     ax.legend(fontsize=7, frameon=False)
     return _save(fig, out, "fig1d")
@@ -105,7 +105,7 @@ def _fig1e(res, out):
     ax.set_yscale("log")
     ax.set_xticks(x, [_m_label(r["index_chain_length"]) for r in rows])
     ax.set_xlabel("index chain length M")
-    ax.set_ylabel("of the time average of ‖θ − μ‖²")
+    ax.set_ylabel("of the time average of ‖θ − μ‖² (units of θ⁴)")
     ax.set_title(f"1e: time-average bias² and variance vs M (h={rows[0]['step_size']:g}, T={rows[0]['T']:g})",
                  fontsize=9.5)
     ax.legend(fontsize=7, frameon=False)
@@ -145,7 +145,7 @@ def _fig1i(res, out):
     sns.heatmap(best, annot=text, fmt="", cmap="crest", cbar_kws={"label": "log10(best M + 1)"}, ax=ax,
                 xticklabels=[f"{n:g}" for n in ns], yticklabels=[f"h={h:g}, draw {int(s) % 100}" for h, s in keys],
                 annot_kws={"fontsize": 7})
-    ax.set_xlabel("n / b (b = 1)")
+    ax.set_xlabel("n / b (b = 1; ratio)")
     ax.set_ylabel("step size h, data draw")
     ax.set_title("1i: KL-best M after 30 passes (cell: M tied within 3 s.e.)", fontsize=9)
     return _save(fig, out, "fig1i")
@@ -161,8 +161,8 @@ def _theorem4(res, out):
     ax.loglog(T, [r["continuous_limit_mse"] for r in rj], "k:", label="continuous dynamics, exact")
     xf = np.array(fj["x"])
     ax.loglog(xf, np.exp(fj["intercept"]) * xf ** fj["slope"], "r--", lw=1, label=_fmt_fit(fj))
-    ax.set_xlabel("T = Kh")
-    ax.set_ylabel("MSE of time average of ‖θ−μ‖²")
+    ax.set_xlabel("T = Kh (dimensionless time)")
+    ax.set_ylabel("MSE of time average of ‖θ−μ‖² (units of θ⁴)")
     ax.set_title(f"1j: MSE vs T (n=20, h={fj['step_size']:g}); expected slope −1", fontsize=10)
     ax.legend(fontsize=7, frameon=False)
     paths += _save(fig, out, "fig1j")
@@ -175,8 +175,8 @@ def _theorem4(res, out):
         ev = np.array([r["excess_variance"] for r in rr])
         ax.loglog(h[ev > 0], ev[ev > 0], "s--", color=c, ms=4, label=f"{meth} variance − C1/T")
     ax.axhline(fk["continuous_limit_mse"], color="k", ls=":", lw=1, label="continuous limit C1/T (exact)")
-    ax.set_xlabel("step size h")
-    ax.set_ylabel("MSE")
+    ax.set_xlabel("step size h (dimensionless)")
+    ax.set_ylabel("MSE (units of θ⁴)")
     ax.set_title(f"1k: MSE vs h at T={fk['T']:g} (n=20); expected slope +1", fontsize=10)
     ax.legend(fontsize=6, frameon=False)
     paths += _save(fig, out, "fig1k")
@@ -188,8 +188,8 @@ def _theorem4(res, out):
     rr = [r for r in rl if r["method"] == "SGHMC"]
     ax.loglog([r["step_size"] for r in rr], [r["exact_stationary_bias_sq"] for r in rr], "k:", lw=1,
               label=f"SGHMC exact bias², slope {fl['SGHMC']['exact_stationary_slope']:.2f}")
-    ax.set_xlabel("step size h")
-    ax.set_ylabel("long-run MSE")
+    ax.set_xlabel("step size h (dimensionless)")
+    ax.set_ylabel("long-run MSE (units of θ⁴)")
     ax.set_title(f"1l: long-run MSE vs h (T={fl['T']:g}, n=20); expected slope +2", fontsize=10)
     ax.legend(fontsize=6.5, frameon=False)
     paths += _save(fig, out, "fig1l")
@@ -208,8 +208,8 @@ def _theorem2(res, out):
                          ("theorem2_renormalized", "C3--", f"same, renormalized (TV {od['tv_literal_normalized']:.2f})"),
                          ("fixed_x_mixture", "C0-", f"weights (4) at x = √hγr/σ (TV {od['tv_fixed_x']:.2f})")):
         ax.plot(x, [r[col] for r in rows], st, lw=1.2, label=lab)
-    ax.set_xlabel("x = (r_{k+1} − r_k + hγ r_k)/(σ√h)")
-    ax.set_ylabel("density")
+    ax.set_xlabel("x = (r_{k+1} − r_k + hγ r_k)/(σ√h) (dimensionless)")
+    ax.set_ylabel("density (per unit of x)")
     ax.set_title(f"Theorem 2, 1-D instance (n={d['instance']['n']}, h={d['instance']['step_size']:g})", fontsize=10)
     ax.legend(fontsize=7, frameon=False)
     ax = axes[1]
@@ -218,7 +218,7 @@ def _theorem2(res, out):
     ax.loglog(h, [1 - s["literal_mass"] for s in sw], "o-", color="C3", label="1 − mass of the printed kernel")
     ax.loglog(h, [1 - s["literal_mass_bound"] for s in sw], "k:", label="1 − exp(−h tr Cov_U/(2σ²)) (lower bound)")
     ax.loglog(h, [s["fixed_x_mean_shift"] for s in sw], "s-", color="C0", label="fixed-x mean shift [noise s.d.]")
-    ax.set_xlabel("step size h")
+    ax.set_xlabel("step size h (dimensionless)")
     ax.set_ylabel("defect (probability mass; mean shift in noise s.d.)", fontsize=8)
     ax.set_title("defect vs h (§5.1 instance, n=20, d=2, one state)", fontsize=10)
     ax.legend(fontsize=7, frameon=False)

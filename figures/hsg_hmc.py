@@ -66,7 +66,7 @@ def _lemma_figures(res: Path, out: Path) -> list[Path]:
         ax.axhline(0, color="k", lw=0.8)
         ax.set_xscale("log")
         ax.set_xlabel("iteration k")
-        ax.set_ylabel("gap (must be ≤ 0), ±3 s.e.")
+        ax.set_ylabel("gap, must be ≤ 0 (units of V), ±3 s.e.")
         ax.set_title(f"Lemma 2 gap (LHS − RHS), η = {h:g}", fontsize=9)
     axes[0][0].legend(fontsize=7, frameon=False)
     paths += _save(fig, out, "lemma2")
@@ -83,7 +83,7 @@ def _lemma_figures(res: Path, out: Path) -> list[Path]:
         ax.loglog(k, 2 * c["G2"] / k, "k--", lw=0.8, label="2G²/k (first term of (10))")
         ax.loglog(k, [r["bound10"] for r in rr], color="grey", lw=0.8, label="bound (10), own constants")
         ax.set_xlabel("iteration k")
-        ax.set_ylabel("E‖g^(k) − ∇f(x^(k))‖²")
+        ax.set_ylabel("E‖g^(k) − ∇f(x^(k))‖² (units of gradient²)")
         ok = "holds" if c["satisfies_condition9"] else "fails"
         ax.set_title(f"η = {h:g} (γ = {c['friction']:.3g}): condition (9) {ok} (see condition9.png)", fontsize=8)
     axes[0][0].legend(fontsize=6.5, frameon=False)
@@ -120,17 +120,17 @@ def _growth_figure(res: Path, out: Path) -> list[Path]:
     ref = [r["B"] for r in rows if r["step_size"] == h0[-1] and r["start"] == "stationary"]
     if ref and max(ref) > 0:
         ax[0].plot(h0, max(ref) * (h0 / h0[-1]) ** 2, "k:", lw=1, label="∝ η²")
-    ax[0].set(xscale="log", yscale="log", xlabel="η", ylabel="growth coefficient B (95 % bootstrap CI,\nlower end cut at B/100)")
+    ax[0].set(xscale="log", yscale="log", xlabel="step size η (dimensionless)", ylabel="growth coefficient B (units of gradient² per iteration;\n95 % bootstrap CI, lower end cut at B/100)")
     ax[0].set_title(f"measured, ρ_k = 1/k, T = Kη = {meta['horizon']:g}", fontsize=9)
     ax[0].legend(fontsize=6.5, frameon=False)
     cur = meta["bound_remark2_curve"]
     ax[1].plot(cur["step_size"], cur["coefficient"], color="grey", lw=1,
                label=f"γ Remark 2, all η: min at η = {meta['bound_remark2_argmin_step']:.1e}")
-    ax[1].set(xscale="log", yscale="log", xlabel="η", ylabel="C M² Ē η² (slope in k of bound (10))")
+    ax[1].set(xscale="log", yscale="log", xlabel="step size η (dimensionless)", ylabel="C M² Ē η², slope in k of bound (10)\n(units of gradient² per iteration)")
     ax[1].set_title("the bound's own growth coefficient", fontsize=9)
     ax[1].legend(fontsize=6.5, frameon=False)
     ax[2].axhline(1.0, color="k", lw=0.8, ls="--", label=f"target (exact mode weight {meta['exact_major_fraction']:.3f})")
-    ax[2].set(xscale="log", xlabel="η", ylabel="mean (1/N)Σ‖∇²f_i(x_k)‖²_F / target value\n(first quarter of the window)")
+    ax[2].set(xscale="log", xlabel="step size η (dimensionless)", ylabel="mean (1/N)Σ‖∇²f_i(x_k)‖²_F / target value\n(ratio; first quarter of the window)")
     ax[2].set_title("where the chains are", fontsize=9)
     ax[2].legend(fontsize=6.5, frameon=False)
     return _save(fig, out, "lemma3_growth")
@@ -152,7 +152,7 @@ def _condition9_figure(res: Path, out: Path) -> list[Path]:
     ax.plot([t["friction"] for t in ts], [t["step_size"] for t in ts], "rx", label="step sizes run (Remark 2's γ)")
     b = meta["best"]
     ax.plot([b["friction"]], [b["eta_max"]], "k*", ms=9, label=f"largest η: {b['eta_max']:.2e} at γ = {b['friction']:.3g}")
-    ax.set(xscale="log", yscale="log", xlabel="friction γ", ylabel="step size η", ylim=(1e-12, 10))
+    ax.set(xscale="log", yscale="log", xlabel="friction γ (dimensionless)", ylabel="step size η (dimensionless)", ylim=(1e-12, 10))
     ax.set_title("Lemma 3 condition (9) as a set (mixture target's M, m, b; u = 1)", fontsize=9)
     ax.legend(fontsize=5.8, frameon=False, loc="lower right")
     return _save(fig, out, "condition9")
@@ -172,7 +172,7 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
                   color="grey", alpha=0.3, label="exact-vs-exact noise floor ±3 s.e.")
     ax[0].set_xticks(range(len(labels)), labels, rotation=35, ha="right", fontsize=7)
     ax[0].set_xlabel("method")
-    ax[0].set_ylabel(f"exact W2 (emd, {int(floor['emd_subsample'])} pts), ±3 s.e.")
+    ax[0].set_ylabel(f"exact W2 (units of θ; emd, {int(floor['emd_subsample'])} pts), ±3 s.e.")
     ax[0].legend(fontsize=7, frameon=False)
     pr = [meta["printed"][m] for m in METHODS]
     sk = [rows[m]["sinkhorn_cost_normalized"] for m in METHODS]
@@ -185,7 +185,7 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
     ax[1].axhline(floor["sinkhorn_cost_normalized"], color="C1", ls=":", lw=1, label="Sinkhorn (cost/max) floor")
     ax[1].set_xticks(xs, METHODS, rotation=35, ha="right", fontsize=7)
     ax[1].set_xlabel("method")
-    ax[1].set_ylabel("W2, or Sinkhorn cost / max cost")
+    ax[1].set_ylabel("W2 (units of θ), or Sinkhorn cost / max cost (ratio)")
     ax[1].legend(fontsize=6.5, frameon=False)
     ax[1].set_title("printed vs measured", fontsize=9)
     paths += _save(fig, out, "table2")
@@ -224,9 +224,9 @@ def _table2_figures(res: Path, out: Path) -> list[Path]:
         ax_.set_xlim(lim)
         ax_.set_ylim(lim)
     for ax_ in axes[1]:
-        ax_.set_xlabel("x₁ (first coordinate)")
+        ax_.set_xlabel("x₁, first coordinate (units of θ)")
     for ax_ in axes[:, 0]:
-        ax_.set_ylabel("x₂ (second coordinate)")
+        ax_.set_ylabel("x₂, second coordinate (units of θ)")
     fig.colorbar(mesh, ax=axes.ravel().tolist(), shrink=0.8, label="density (per unit area)")
     fig.suptitle("Figure 1: 2-D sample densities on one colour scale; red lines: exact density contours "
                  "(its 90 %, 99 %, 99.9 % quantiles)", fontsize=9)
@@ -258,8 +258,8 @@ def _complexity_figure(res: Path, out: Path) -> list[Path]:
             miss = [r for r in rr if not np.isfinite(r[key])]
             if miss and ok:
                 ax.plot([1 / r["epsilon"] for r in miss], [max(r[key] for r in ok)] * len(miss), "x", color=colors[lab])
-        ax.set_xlabel("1/ε (Bures W2 lower bound on exact moments)")
-        ax.set_ylabel("stochastic gradients (each method tuned at each ε)", fontsize=8)
+        ax.set_xlabel("1/ε, ε = Bures W2 lower bound on exact moments (1/units of θ)")
+        ax.set_ylabel("number of stochastic gradients\n(each method tuned at each ε)", fontsize=8)
         ax.set_title(title + " (x: not reached)", fontsize=9)
         ax.legend(fontsize=6, frameon=False)
     t = meta.get("target", {})
@@ -287,7 +287,7 @@ def _readings_figure(res: Path, out: Path) -> list[Path]:
     ax.set_yscale("log")
     ax.set_xticks(xs, readings, rotation=35, ha="right", fontsize=7)
     ax.set_xlabel("reading of the printed cells (scaling, distance, solver)")
-    ax.set_ylabel("value (W2 or W2², or cost / max cost)")
+    ax.set_ylabel("value (W2: units of θ; W2²: units of θ²; cost / max cost: ratio)")
     ax.set_title(f"printed cells vs each reading's i.i.d. noise floor at n = {d['paper_n']:,} (grey)", fontsize=9)
     ax.legend(fontsize=6, frameon=False)
     ax = axes[1]
@@ -300,8 +300,8 @@ def _readings_figure(res: Path, out: Path) -> list[Path]:
     for m in METHODS:
         ax.axhline(d["printed"][m], color="grey", lw=0.4)
     ax.axvline(d["paper_n"], color="k", lw=0.6, ls=":")
-    ax.set_xlabel("points per sample n")
-    ax.set_ylabel("exact W2² between two i.i.d. samples")
+    ax.set_xlabel("number of points per sample n")
+    ax.set_ylabel("exact W2² between two i.i.d. samples (units of θ²)")
     ax.set_title("exact W2² floor vs n and its extrapolation (printed cells: grey lines)", fontsize=9)
     ax.legend(fontsize=6.5, frameon=False)
     return _save(fig, out, "table2_readings")

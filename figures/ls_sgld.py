@@ -45,8 +45,8 @@ def _table1(res, out):
     ax.plot(sig, [r1[s]["paper_value"] for s in sig], "ks", label="Table 1 (printed, all d)")
     ax.plot(sig, [r1[s]["gamma2"] for s in sig], "o-", label=r"$\gamma_2=d^{-1}\sum\lambda_j^{-1}$ (Thm 3.3)")
     ax.plot(sig, [r1[s]["mean_inv_lambda_sq"] for s in sig], "x--", label=r"$d^{-1}\sum\lambda_j^{-2}$")
-    ax.set_xlabel(r"$\sigma$")
-    ax.set_ylabel("value (d = 1000; identical for 1e4, 1e5)")
+    ax.set_xlabel(r"smoothing $\sigma$ (dimensionless)")
+    ax.set_ylabel("value (dimensionless; d = 1000, identical for 1e4, 1e5)")
     ax.legend(fontsize=7, frameon=False)
     ax.set_title("Table 1 is not $\\gamma_2$", fontsize=10)
     axt.axis("off")
@@ -82,7 +82,7 @@ def _thm33(res, out):
         ax.set_yscale("log")
         ax.set_ylim(bottom=1e-3)
         ax.set_xlabel("K (steps)")
-        ax.set_ylabel("W2 (exact)")
+        ax.set_ylabel("W2, exact (units of θ)")
         ax.set_title(f"σ={p['sigma']}, η={p['step_size']:g}", fontsize=10)
         ax.legend(fontsize=6, frameon=False)
     g = read_csv(res / "thm33_gamma.csv")
@@ -95,8 +95,8 @@ def _thm33(res, out):
         ax.plot(s, [r["ratio"] for r in rr], "o", label=f"exact ratio, d={int(d)}")
         ax.plot(s, [r["sqrt_gamma2"] for r in rr], "^-", lw=0.8, label=f"√γ₂, d={int(d)}")
         ax.plot(s, [r["sqrt_mean_inv_lambda_sq"] for r in rr], "+--", ms=9, lw=0.8, label=f"√(d⁻¹Σλ⁻²), d={int(d)}")
-    ax.set_xlabel("σ")
-    ax.set_ylabel("stationary W2 bias, LS-GLD / GLD")
+    ax.set_xlabel("smoothing σ (dimensionless)")
+    ax.set_ylabel("stationary W2 bias, LS-GLD / GLD (ratio)")
     ax.set_title(f"integrator bias ratio at η={hmin:g}", fontsize=10)
     ax.legend(fontsize=6, frameon=False)
     return _save(fig, out, "thm33")
@@ -110,8 +110,8 @@ def _prop21(res, out):
         ax.plot(s["step_sizes"], s["w2_noise_A_inverse"], "x--", label=f"noise A^(-1) (control), σ={s['sigma']}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("step size η")
-    ax.set_ylabel("W2(invariant law of EM, π), exact")
+    ax.set_xlabel("step size η (dimensionless)")
+    ax.set_ylabel("W2(invariant law of EM, π), exact (units of θ)")
     ax.set_title(f"Prop. 2.1: FP residual = {j['residual_paper']} (sympy)", fontsize=9)
     ax.legend(fontsize=6, frameon=False)
     return _save(fig, out, "prop21")
@@ -128,8 +128,8 @@ def _table3(res, out):
         axes[1].plot(s, [r["paper_value"] for r in rr], "s-", label=f"b={b} printed (a3a)")
     for ax, t in zip(axes, (f"measured on {rows[0]['dataset']} (minibatch-mean scale)", "Table 3 as printed (a3a)")):
         ax.set_yscale("log")
-        ax.set_xlabel("σ")
-        ax.set_ylabel("max variance")
+        ax.set_xlabel("smoothing σ (dimensionless)")
+        ax.set_ylabel("max variance (units of θ²)")
         ax.set_title(t, fontsize=9)
         ax.legend(fontsize=6, frameon=False)
     return _save(fig, out, "table3")
@@ -145,8 +145,8 @@ def _fig1(res, out):
             ax.plot([r["x1"] for r in ss], [r["x2"] for r in ss], ".", ms=2, color=_COL[name],
                     label=f"{name} (η={ss[0]['step_size']:.3g})" if ss else name)
         ax.set_title(f"first samples, {'same' if sset == 'same' else 'LS ×(1+4σ)^1/4'} step", fontsize=9)
-        ax.set_xlabel("x₁")
-        ax.set_ylabel("x₂")
+        ax.set_xlabel("x₁ (units of θ)")
+        ax.set_ylabel("x₂ (units of θ)")
         ax.set_aspect("equal", "datalim")
         ax.legend(fontsize=6, frameon=False, markerscale=4)
     for ax, sset in zip(axes[:, 1], ("same", "scaled")):
@@ -156,8 +156,8 @@ def _fig1(res, out):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        ax.set_xlabel("autocorrelation time (4.2)")
-        ax.set_ylabel("covariance MSE")
+        ax.set_xlabel("autocorrelation time (4.2) (steps)")
+        ax.set_ylabel("covariance MSE (units of θ⁴)")
         ax.set_title(f"Fig. 1{'b' if sset == 'same' else 'd'} (all runs, all steps)", fontsize=9)
         ax.legend(fontsize=6, frameon=False)
     for ax, sset in zip(axes[:, 2], ("same", "scaled")):
@@ -169,8 +169,8 @@ def _fig1(res, out):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        ax.set_xlabel("step size")
-        ax.set_ylabel("covariance MSE (mean over runs)")
+        ax.set_xlabel("step size (dimensionless)")
+        ax.set_ylabel("covariance MSE, mean over runs (units of θ⁴)")
         ax.legend(fontsize=6, frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 0.96))
     fig.suptitle("2-D Gaussian, ρ = 0.9, gradient + N(0, I) noise; LS with the eq. (4.1) matrix", fontsize=10)
@@ -181,7 +181,7 @@ def _fig4(res, out):
     rows = read_csv(res / "fig4.csv")
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
     for ax, col, lab in zip(axes, ("train_nll", "train_acc", "test_nll", "test_acc"),
-                            ("train NLL", "train accuracy", "test NLL", "test accuracy")):
+                            ("train NLL (nats/datum)", "train accuracy", "test NLL (nats/datum)", "test accuracy")):
         for name in _COL:
             rr = [r for r in rows if r["sampler"] == name]
             if not rr:
@@ -241,10 +241,11 @@ def _fig3(res, out):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("number of samples N (EM steps)")
-        ax.set_ylabel("MSE of the mean")
+        ax.set_ylabel("MSE of the mean (units of θ²)")
         ax.set_title(t + (f" (exact asymptotic ratio {ex['gaussian_asymptotic_mse_ratio_exact']:.2f})"
                           if t.startswith("gauss") else ""), fontsize=9)
         ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()   # the longer y labels (units) otherwise meet the left panel's legend
     return _save(fig, out, "fig3")
 
 
@@ -270,7 +271,7 @@ def _fig3_exact(res, out):
         ax.axhspan(1 / band, band, color="0.85", zorder=0, label=f"'similar' band [1/{band}, {band}]")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("σ (eq. (4.1) matrix)")
+        ax.set_xlabel("smoothing σ of the eq. (4.1) matrix (dimensionless)")
         ax.set_ylabel("asymptotic MSE ratio LS-LD / LD")
         ax.set_title(f"Fig. 3 exactly (dots: EM at step {rr[0]['step_size']:g}); {int(runs)} runs per method", fontsize=9)
         ax.legend(fontsize=6, frameon=False)
@@ -309,7 +310,7 @@ def _table2(res, out):
     ax.set_xscale("log")
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("iterations N (window = last samples before N)")
-    ax.set_ylabel("W2 to MH reference (not squared)")
+    ax.set_ylabel("W2 to MH reference, not squared (units of θ)")
     ax.set_title(f"Table 2 (step {rows[0]['step_size']:g}, σ = 1, eq. (4.1))", fontsize=9)
     ax.legend(fontsize=6, frameon=False)
     ref = [r for r in samp if r["sampler"].startswith("reference")]
@@ -319,8 +320,8 @@ def _table2(res, out):
         ax.plot([r["x1"] for r in ref], [r["x2"] for r in ref], ".", ms=1.5, color="0.6", label="exact (grid)")
         ax.plot([r["x1"] for r in ss], [r["x2"] for r in ss], ".", ms=1.5, color=_COL[name], label=name)
         ax.set_title(f"Fig. 2: {name}, window ending at N={int(Nmax)}", fontsize=9)
-        ax.set_xlabel("x₁")
-        ax.set_ylabel("x₂")
+        ax.set_xlabel("x₁ (units of θ)")
+        ax.set_ylabel("x₂ (units of θ)")
         ax.legend(fontsize=6, frameon=False, markerscale=4)
     return _save(fig, out, "table2")
 

@@ -7,6 +7,11 @@ positions come from matplotlib's renderer, as in the saved file) and returns one
                 the claim stamp): their window extents intersect by more than :data:`OVERLAP_PX` pixels in
                 both directions;
 * ``label``     an axis that shows tick labels has no axis label (a colour bar included);
+* ``units``     an axis label (a colour bar's included) does not state its unit by the rule of :func:`states_unit`:
+                a unit in brackets or parentheses (``KL [nats]``, ``time (s)``, ``error (posterior s.d.)``,
+                ``h · L (dimensionless)``), or the name of a count or a pure number (``data passes``,
+                ``iteration k``, ``batch size b``, ``probability``, ``test accuracy``); axes whose tick labels
+                are category names (``method``) have no unit and are exempt;
 * ``ticks``     an axis shows exactly one tick label (a log axis spanning less than a decade typically
                 shows one major label), or none while neither a shared sibling axis nor a label says why;
 * ``legend``    an axes draws more than one series (lines with two or more points, scatter collections,
@@ -22,6 +27,7 @@ negative control draws one deliberately bad figure per rule and shows that each 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Iterable
 
 import matplotlib
@@ -38,14 +44,90 @@ from matplotlib.category import StrCategoryFormatter  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.ticker import FixedFormatter  # noqa: E402
 
-__all__ = ["figure_problems", "RULES", "OVERLAP_PX"]
+__all__ = ["figure_problems", "states_unit", "RULES", "OVERLAP_PX", "UNIT_TERMS", "COUNT_TERMS"]
 
 #: The rules, in the order :func:`figure_problems` reports them.
-RULES = ("overlap", "label", "ticks", "legend", "colorbar", "stamp")
+RULES = ("overlap", "label", "units", "ticks", "legend", "colorbar", "stamp")
 
 #: Two texts overlap when their extents intersect by more than this many pixels in x *and* y (at the figure's
 #: dpi): a pixel or two is antialiasing and the descender of one line touching the ascender of the next.
 OVERLAP_PX = 1.5
+
+#: Units a bracketed group of an axis label may name (matched as whole words, case-insensitive; ``%`` only where it
+#: is not a number's, so ``(95 % CI)`` is no unit): information, time, what the papers count budgets and positions
+#: in, the scales of the targets (a parameter θ of synthetic data has no physical unit; its scale is a unit), and
+#: the words that say a quantity is a pure number.
+UNIT_TERMS = (
+    "nats", "nat", "nats/datum", "bits",
+    "s", "ms", "seconds", "second", "min", "minutes", "hours", "m", "mm", "cm", "km", "kg", "Hz", "J",
+    "steps", "step", "iterations", "iteration", "epochs", "epoch", "data passes", "passes", "gradient evaluations",
+    "evaluations", "points", "draws", "count", "indices",
+    "s.d.", "units", "units of θ", "units of θ²", "θ units", "per unit", "GFLOP/s", "bytes", "MB", "GB",
+    "dimensionless", "unitless", "relative", "ratio", "fraction", "percent", "probability", "%",
+)
+
+#: Names of quantities that are counts or pure numbers (their unit is one), matched as whole words outside the
+#: brackets of a label: ``data passes``, ``iteration k``, ``batch size b``, ``probability``, ``test accuracy``.
+COUNT_TERMS = (
+    "number of", "count", "iteration", "iterations", "epochs", "epoch", "data passes", "passes",
+    "gradient evaluations", "evaluations", "batch size", "minibatch size", "minibatch", "index chain length",
+    "chain length", "dimension", "index", "lag", "probability", "fraction", "ratio", "accuracy", "occupancy",
+    "correlation", "dimensionless", "percent",
+)
+
+
+def _term_re(terms) -> re.Pattern:
+    alts = []
+    for t in sorted(terms, key=len, reverse=True):
+        if t == "%":
+            alts.append(r"(?<!\d)(?<!\d )%")
+        else:
+            alts.append(r"(?<![\w.])" + re.escape(t) + r"(?!\w)(?!\.\w)")   # "s" is no unit in "s.e."
+    return re.compile("|".join(alts), re.IGNORECASE)
+
+
+def _groups(label: str) -> tuple[list[str], str]:
+    """The bracketed groups of ``label`` (``(...)`` and ``[...]``, every nesting level, each with its nested text)
+    and the text outside every bracket."""
+    groups, stack, outside = [], [], []
+    pairs = {")": "(", "]": "["}
+    for i, ch in enumerate(label):
+        if ch in "([":
+            stack.append((ch, i))
+        elif ch in ")]" and stack and stack[-1][0] == pairs[ch]:
+            _, j = stack.pop()
+            groups.append(label[j + 1:i])
+        elif not stack:
+            outside.append(ch)
+    return groups, "".join(outside)
+
+
+def states_unit(label: str) -> bool:
+    """Whether an axis label states its unit: the rule of the ``units`` check.
+
+    A label states its unit when (a) one of its bracketed groups, ``(...)`` or ``[...]`` at any nesting level,
+    names a unit of :data:`UNIT_TERMS` (``KL [nats]``, ``time (s)``, ``error (posterior s.d.)``,
+    ``W2 (units of θ)``, ``h · L (dimensionless)``, ``error [%]``), or (b) its text outside the brackets names a
+    count or a pure number of :data:`COUNT_TERMS` (``data passes``, ``iteration k``, ``batch size b``,
+    ``occupancy of the +ā mode``). Terms match as whole words, case-insensitive. A bracket that only restates a
+    symbol or qualifies the quantity (``step size (h)``, ``W2 (exact)``, ``λ (mean ± 3 s.e.)``) is no unit.
+
+    Parameters
+    ----------
+    label : str
+        The axis label's text (several lines allowed).
+
+    Returns
+    -------
+    bool
+    """
+    groups, outside = _groups(label.translate(_SUPERSCRIPTS))   # "units²", "s⁻¹": the unit, with its power
+    return any(_UNIT_RE.search(g) for g in groups) or bool(_COUNT_RE.search(outside))
+
+
+_UNIT_RE = _term_re(UNIT_TERMS)
+_SUPERSCRIPTS = str.maketrans("", "", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
+_COUNT_RE = _term_re(COUNT_TERMS)
 
 
 def _visible(artist) -> bool:
@@ -235,12 +317,15 @@ def _axis_rules(fig, renderer) -> list[str]:
                     probs.append(f"ticks: {name}: the {which} axis ({axis.get_scale()}) draws ticks and no tick "
                                  "label; a reader cannot read a value off it")
                 continue
-            has_label = _labelled(axis) or any(_labelled(o.xaxis if which == "x" else o.yaxis)
-                                               for o in _shared(ax, which))
-            if not has_label:
-                probs.append(f"label: {name}: the {which} axis shows tick labels but has no axis label")
+            own = [axis] + [o.xaxis if which == "x" else o.yaxis for o in _shared(ax, which)]
+            texts = [a.label.get_text() for a in own if _labelled(a)]
             categorical = isinstance(axis.get_major_formatter(), (FixedFormatter, StrCategoryFormatter)) or \
                 all(_words(t.get_text()) for t in labels)
+            if not texts:
+                probs.append(f"label: {name}: the {which} axis shows tick labels but has no axis label")
+            elif not categorical and not any(states_unit(t) for t in texts):
+                probs.append(f"units: {name}: the {which} axis label {texts[0]!r} states no unit (a unit in brackets, "
+                             "'(dimensionless)', or a count's name: readable.states_unit)")
             if len({t.get_text() for t in labels}) < 2 and not categorical:
                 scale = axis.get_scale()
                 probs.append(f"ticks: {name}: the {which} axis ({scale}) shows one tick label "

@@ -69,7 +69,7 @@ def panel_identities(res: Path, out: Path) -> list[Path]:
     u = np.geomspace(1, 12, 50)
     a.plot(u, np.ones_like(u), "C0-", lw=1, label="(7): (N−n)N²Γ/n")
     a.plot(u, u, "C3--", lw=1, label="with replacement: (N−1)N²Γ/n")
-    a.set(xscale="log", yscale="log", xlabel="(N − 1)/(N − n)", ylabel="E‖ΔV‖² / [(N−n)N²Γ/n]",
+    a.set(xscale="log", yscale="log", xlabel="(N − 1)/(N − n) (ratio)", ylabel="E‖ΔV‖² / [(N−n)N²Γ/n] (ratio)",
           title="eq. (7) holds only without replacement")
     a.legend(fontsize=7)
     adv = [r for r in l2 if r["adversarial"] in (True, "True")]
@@ -80,7 +80,7 @@ def panel_identities(res: Path, out: Path) -> list[Path]:
                                (0.2, "rel_err_printed", "C3", "Lemma 2 as printed")):
         v = [max(r[key], floor) for r in adv]
         b.bar(x + off, v, width=0.4, color=col, label=lab)
-    b.set(yscale="log", ylabel="|Γ_float64 − Γ_exact| / Γ_exact", title="Lemma 2's Γ in float64 vs exact rationals")
+    b.set(yscale="log", ylabel="|Γ_float64 − Γ_exact| / Γ_exact (relative)", title="Lemma 2's Γ in float64 vs exact rationals")
     b.set_xticks(x, names, rotation=40, ha="right", fontsize=7)
     b.set_xlabel("adversarial population of per-datum values", fontsize=8)
     b.axhline(1e-12, color="0.5", ls=":", lw=1)
@@ -103,7 +103,7 @@ def panel_thm3(res: Path, out: Path) -> list[Path]:
         c = fit["per_n"][str(int(n))]["coef"]
         a.loglog(L, [r["mse"] for r in rr], "o", color=f"C{j}", label=f"n = {int(n)}")
         a.loglog(L, c[0] * rr[0]["noise_var"] / L + c[1] / (L * h) + c[2] * h * h, "-", color=f"C{j}", lw=1)
-    a.set(xlabel="L (steps)", ylabel="exact MSE of the time average of θ²",
+    a.set(xlabel="L (steps)", ylabel="exact MSE of the time average of θ² (units of θ⁴)",
           title=f"Theorem 3 on the §5 model (hκ = {hk:g}); lines: per-n fits")
     a.legend(fontsize=7)
     ns = sorted(fit["per_n"], key=int)
@@ -119,8 +119,8 @@ def panel_thm3(res: Path, out: Path) -> list[Path]:
     b2.errorbar([int(n) for n in ns], c3, yerr=[np.subtract(c3, lo), np.subtract(hi, c3)], fmt="s", color="C3",
                 label="C3 (h² constant), 95 % interval")
     b2.plot([int(n) for n in ns], [pred["C3_by_n"][n] for n in ns], "--", color="C3", lw=1, label="exact ((Eζ²+κ)/2κ)²")
-    b2.set(yscale="log", ylabel="C3(n)")
-    b.set(xscale="log", xlabel="minibatch n", ylabel="fitted / exact constant", ylim=(0.5, 1.5),
+    b2.set(yscale="log", ylabel="C3(n) (units of θ⁴)")
+    b.set(xscale="log", xlabel="minibatch n", ylabel="fitted / exact constant (ratio)", ylim=(0.5, 1.5),
           title="the noise and 1/(Lh) constants are n-free; C3 is not")
     b.legend(fontsize=7, loc="upper left")
     b2.legend(fontsize=7, loc="upper right")
@@ -145,7 +145,7 @@ def panel_cor4(res: Path, out: Path) -> list[Path]:
             if rr:
                 ax.loglog([r["n"] for r in rr], [r["mse"] for r in rr], "o-", ms=3, color=cmap(j / max(1, len(show) - 1)),
                           label=f"T = {T:.0e}")
-        ax.set(xlabel="minibatch n", ylabel="exact MSE at budget T = nL", title=f"step rule: {rule}")
+        ax.set(xlabel="minibatch n", ylabel="exact MSE at budget T = nL (units of θ⁴)", title=f"step rule: {rule}")
         ax.legend(fontsize=6)
     ax = axes[-1]
     for key, v in d["summary"].items():
@@ -155,7 +155,7 @@ def panel_cor4(res: Path, out: Path) -> list[Path]:
     for thr, lab in ((pred["small_budget_below"], "27/8 Γ³N⁶"), (pred["large_budget_above"], "27/8 Γ³N⁷")):
         ax.axvline(thr, color="0.4", ls=":", lw=1)
         ax.text(thr, 500, lab, rotation=90, fontsize=7, va="center")
-    ax.set(yscale="log", xlabel="budget T (gradient evaluations)", ylabel="best n",
+    ax.set(yscale="log", xlabel="budget T (gradient evaluations)", ylabel="best minibatch size n",
            title="Corollary 4 predicts best n: N → 1")
     ax.legend(fontsize=6)
     return _save_theory(fig, out, "cor4")
@@ -168,12 +168,12 @@ def panel_fig1(res: Path, out: Path) -> list[Path]:
     rows, mp, d = read_csv(res / "fig1.csv"), read_csv(res / "fig1_map.csv"), read_json(res / "fig1.json")
     fig, axes = plt.subplots(1, 4, figsize=(20, 4))
     for ax, axis, col, xl in ((axes[0], "evaluations", "evaluations", "per-datum gradient evaluations"),
-                              (axes[1], "seconds", "seconds", "wall-clock seconds (one chain, this machine)")):
+                              (axes[1], "seconds", "seconds", "wall-clock time (s; one chain, this machine)")):
         for reading, ls in (("SGLD", "-"), ("vrSG-LD", "--")):
             for j, n in enumerate(sorted({r["n"] for r in rows})):
                 rr = [r for r in rows if r["reading"] == reading and r["n"] == n and r["axis"] == axis]
                 ax.loglog([r[col] for r in rr], [r["mse"] for r in rr], ls, color=f"C{j}", label=f"{reading} n = {int(n)}")
-        ax.set(xlabel=xl, ylabel="exact MSE of the time average of θ²")
+        ax.set(xlabel=xl, ylabel="exact MSE of the time average of θ² (units of θ⁴)")
         ax.legend(fontsize=6)
     axes[0].set_title(f"Figure 1 vs gradient evaluations (h = {d['settings']['step_size']:g})")
     axes[1].set_title("Figure 1 vs wall-clock (measured s/step × steps)")
@@ -187,9 +187,9 @@ def panel_fig1(res: Path, out: Path) -> list[Path]:
         for i, h in enumerate(hk):
             for j, T in enumerate(Ts):
                 ax.text(np.log10(T), np.log10(h), str(int(grid[i, j])), ha="center", va="center", fontsize=6)
-        ax.set(xlabel="log10 T", ylabel="log10 hκ")
+        ax.set(xlabel="log10 T (T in gradient evaluations)", ylabel="log10 hκ (dimensionless)")
         ax.set_title(f"SGLD: {title}", fontsize=9)
-        cb = fig.colorbar(img, ax=ax, ticks=[0, 1, 2], label="lowest n (colour: log10 n)")
+        cb = fig.colorbar(img, ax=ax, ticks=[0, 1, 2], label="lowest minibatch size n (colour: log10 n)")
         cb.ax.set_yticklabels(["1", "10", "100"])
     fig.tight_layout()
     return _save_theory(fig, out, "fig1")
@@ -209,7 +209,7 @@ def panel_thm6(res: Path, out: Path) -> list[Path]:
                     color=col, label=f"λ {key}")
     ax.axvline(d["setup"]["n2"], color="0.5", ls=":")
     ax.axhline(0, color="k", lw=0.5)
-    ax.set(xscale="log", yscale="symlog", xlabel="anchor minibatch n1", ylabel="λ_l (mean over chains ± 3 s.e.)",
+    ax.set(xscale="log", yscale="symlog", xlabel="anchor minibatch n1", ylabel="λ_l, mean over chains ± 3 s.e. (units of θ²)",
            title=f"Theorem 6 on Pima, n2 = {d['setup']['n2']}, m = {d['setup']['m']}")
     ax.legend(fontsize=7)
     ax = axes[1]
@@ -220,7 +220,7 @@ def panel_thm6(res: Path, out: Path) -> list[Path]:
                     yerr=[3 * r["remainder_se"] for r in rr], fmt="o", ms=3, color=f"C{j}", label=f"h = {h:g}: −E[remainder]"
                     if sign < 0 else f"h = {h:g}")
         ax.plot([r["gap_time"] for r in rr], [r["remainder_rms"] for r in rr], "x", color=f"C{j}", ms=4)
-    ax.set(xscale="log", yscale="log", xlabel="gap k h (time between θ and θ̃)", ylabel="remainder λ_exact − λ_derived",
+    ax.set(xscale="log", yscale="log", xlabel="gap k h, time between θ and θ̃ (dimensionless time)", ylabel="remainder λ_exact − λ_derived (units of θ²)",
            title="O(mh) term: mean (o) and RMS (x)")
     ax.legend(fontsize=6)
     ax = axes[2]
@@ -231,7 +231,7 @@ def panel_thm6(res: Path, out: Path) -> list[Path]:
     xs = np.array(sorted({r["gap_time"] for r in l5}))
     per = l5[0]["first_order_prediction"] / l5[0]["gap_time"]
     ax.plot(xs, per * xs, "k--", lw=1, label="first order k h ‖J(−∇V)‖")
-    ax.set(xscale="log", yscale="log", xlabel="gap k h", ylabel="E(ᾱ − β̄) (projected)", title="Lemma 5 in the transient")
+    ax.set(xscale="log", yscale="log", xlabel="gap k h (dimensionless time)", ylabel="E(ᾱ − β̄), projected (units of θ)", title="Lemma 5 in the transient")
     ax.legend(fontsize=6)
     ax = axes[3]
     h0 = mse[0]["step_size"]
@@ -242,7 +242,7 @@ def panel_thm6(res: Path, out: Path) -> list[Path]:
     ax.loglog([r["n1"] for r in rr], [r["per_step_prediction"] for r in rr], "k:", lw=1, label="per-step E‖ΔV‖² ratio")
     ax.axhline(1, color="k", lw=0.5)
     ax.axvline(rr[0]["n2"], color="0.5", ls=":")
-    ax.set(xlabel="anchor minibatch n1", ylabel="MSE vrSG-LD / MSE SGLD(n2)", title=f"§5 model, exact, h = {h0:g}, equal steps")
+    ax.set(xlabel="anchor minibatch n1", ylabel="MSE vrSG-LD / MSE SGLD(n2) (ratio)", title=f"§5 model, exact, h = {h0:g}, equal steps")
     ax.legend(fontsize=6)
     return _save_theory(fig, out, "thm6")
 
@@ -369,7 +369,7 @@ def _tuning(res: Path, out: Path) -> list[Path]:
                     label=" ".join(filter(None, key)))
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("η (h = η / N)")
+        ax.set_xlabel("η (dimensionless; h = η / N)")
         ax.set_ylabel("final test NLL, tuning runs\n(mean over chains; nats/datum)", fontsize=8)
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())   # 1-2-5 major labels where the range is short
         ax.set_title(f"{f}: tuning criterion", fontsize=8)
@@ -397,13 +397,16 @@ def panel_bounds(res: Path, out: Path) -> list[Path]:
             label="Theorem 6 as printed, n1 = N")
     ax.plot([r["lambda_remark7"] for r in r7], [r["lambda_derived_at_N"] for r in r7], "x", ms=4, color="C0",
             label="proof's last line, n1 = N")
-    ax.set(xscale="symlog", yscale="symlog", xlabel="Remark 7's λ_l", ylabel="Theorem 6's λ_l",
+    ax.set(xlabel="Remark 7's λ_l (units of θ²)", ylabel="Theorem 6's λ_l (units of θ²)",
            title="Remark 7 vs Theorem 6 (populations × n2)")
+    ax.set_xscale("symlog", linthresh=1.0, linscale=2.0)   # a wider linear part: −1, 0, 1 do not collide
+    ax.set_yscale("symlog", linthresh=1.0, linscale=2.0)
     ax.legend(fontsize=7)
     ax = axes[1]
     for key, col, lab in (("bias_vrsg", "tab:red", "vrSG-LD"), ("bias_sgld", "tab:blue", "SGLD (n = n2)")):
         ax.loglog([r["step_size"] for r in bias], [abs(r[key]) for r in bias], "o-", ms=3, color=col, label=lab)
-    ax.set(xlabel="step size h", ylabel="|stationary bias of the θ² average|", title="§5 model: exact stationary bias")
+    ax.set(xlabel="step size h (dimensionless)", ylabel="|stationary bias of the θ² average| (units of θ²)",
+           title="§5 model: exact stationary bias")
     ax.legend(fontsize=7)
     ax = axes[2]
     for j, (rd, m) in enumerate(sorted({(r["sigma2_reading"], int(r["m"])) for r in dub})):
@@ -411,13 +414,14 @@ def panel_bounds(res: Path, out: Path) -> list[Path]:
         ax.loglog([r["step_size"] for r in rr], [r["ratio_13_14"] for r in rr], "o-", ms=3, color=f"C{j}",
                   label=f"σ²: {rd}, m = {m}")
     ax.axhline(1, color="k", lw=0.5)
-    ax.set(xlabel="step size h", ylabel="first term (13) / (14)", title="Dubey (13) / SGLD (14), §5 constants")
+    ax.set(xlabel="step size h (dimensionless)", ylabel="first term (13) / (14) (ratio)",
+           title="Dubey (13) / SGLD (14), §5 constants")
     ax.legend(fontsize=6)
     ax = axes[3]
     for j, h in enumerate(sorted({r["step_size"] for r in r8})):
         rr = sorted((r for r in r8 if r["step_size"] == h), key=lambda r: r["m"])
         ax.loglog([r["m"] for r in rr], [r["normalized"] for r in rr], "o-", ms=3, color=f"C{j}", label=f"h = {h:g}")
-    ax.set(xlabel="update interval m", ylabel="noise part of MSE / ((A−λ)(n1/m + n2)/T)",
+    ax.set(xlabel="update interval m (steps)", ylabel="noise part of MSE / ((A−λ)(n1/m + n2)/T) (ratio)",
            title="Remark 8, fixed budget (flat = its form)")
     ax.legend(fontsize=7)
     return _save_theory(fig, out, "bounds")

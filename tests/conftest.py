@@ -6,6 +6,8 @@ that every pair has both halves, and ``tests/calibrate.py`` selects them by thes
 """
 import json
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -120,10 +122,16 @@ def smoke_figures(smoke_results, tmp_path_factory, pytestconfig):
     from sgmcmc_verify.figures.readable import figure_problems
     from sgmcmc_verify.store.registry import figure_modules
 
+    import re
+
+    from sgmcmc_verify.figures import audit as audit_figures
+
     problems: dict = {}
 
     def check(fig, rel, claims):
-        problems[rel] = figure_problems(fig, claims)
+        folder, file = rel.split("/", 1)
+        m = re.fullmatch(r"\.(.+)\.partial-\d+", folder)   # an audit page is drawn into .<name>.partial-<pid>/
+        problems[f"audit/{m.group(1)}/{file}" if m else rel] = figure_problems(fig, claims)
 
     out = tmp_path_factory.mktemp("smoke_figures")
     _common.FIGURE_HOOKS.append(check)
@@ -131,6 +139,8 @@ def smoke_figures(smoke_results, tmp_path_factory, pytestconfig):
         for name, mod in figure_modules().items():
             if (smoke_results / name).is_dir():
                 mod.draw_all(smoke_results / name, out / name)
+        # the audit's figures, from stored smoke audits (tests/data/audit_smoke/README.md): the battery is not rerun
+        audit_figures.draw_all(Path(__file__).parent / "data" / "audit_smoke", out / "audit")
     finally:
         _common.FIGURE_HOOKS.remove(check)
     pytestconfig.stash[FIGURE_PROBLEMS] = problems

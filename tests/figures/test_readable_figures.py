@@ -8,15 +8,18 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from sgmcmc_verify.figures import _common  # noqa: E402
-from sgmcmc_verify.figures.readable import RULES, figure_problems  # noqa: E402
+from sgmcmc_verify.figures.readable import RULES, figure_problems, states_unit  # noqa: E402
 
 
 def test_every_smoke_figure_passes_the_figure_check(smoke_figure_problems, smoke_figures):
-    """Every figure the figure code draws from the smoke results went through the check (the hook saw each PNG
-    written) and none has a problem: no overlapping text, labelled axes, two tick labels, legends, colour bars,
-    and each claim's figure names its claims with their verdicts and the scale."""
+    """Every figure the figure code draws from the smoke results, and the audit's figures of four stored smoke
+    audits, went through the check (the hook saw each PNG written) and none has a problem: no overlapping text,
+    labelled axes with units, two tick labels, legends, colour bars, and each claim's figure names its claims with
+    their verdicts and the scale."""
     drawn = {p.relative_to(smoke_figures).as_posix() for p in smoke_figures.rglob("*.png")}
     assert set(smoke_figure_problems) == drawn and len(drawn) >= 50
+    audit = {k for k in drawn if k.startswith("audit/")}   # the audit's pages, four samplers, six figures each
+    assert {k.split("/")[1] for k in audit} == {"SGLD", "SGHMC", "LS-pSGLD", "EWSG-LD"} and len(audit) >= 20, audit
     bad = {k: v for k, v in sorted(smoke_figure_problems.items()) if v}
     assert bad == {}, "\n".join(f"{k}: {p}" for k, v in bad.items() for p in v)
 
@@ -59,14 +62,16 @@ def _figure(defect=None):
     else:
         a.plot(x, x ** 1.5)   # a second series and no legend
     a.set_xlabel("time t (s)")
-    if defect != "label":
+    if defect == "units":
+        a.set_ylabel("distance d")   # a label, no unit
+    elif defect != "label":
         a.set_ylabel("distance (m)")
     a.set_title("two series")
     img = b.imshow(np.outer(np.arange(5), np.arange(5)), origin="lower")
-    b.set_xlabel("column j")
-    b.set_ylabel("row i")
+    b.set_xlabel("column index j")
+    b.set_ylabel("row index i")
     if defect != "colorbar":
-        fig.colorbar(img, ax=b, label="i · j")
+        fig.colorbar(img, ax=b, label="i · j (dimensionless)")
     if defect == "ticks":
         a.set_yscale("log")
         a.set_ylim(2.0, 8.0)   # inside one decade: the major locator puts no labelled tick there
@@ -82,7 +87,8 @@ def _figure(defect=None):
     return fig
 
 
-@pytest.mark.parametrize("defect,rule", [("overlap", "overlap"), ("label", "label"), ("ticks", "ticks"),
+@pytest.mark.parametrize("defect,rule", [("overlap", "overlap"), ("label", "label"), ("units", "units"),
+                                         ("ticks", "ticks"),
                                          ("one_tick", "ticks"), ("legend", "legend"), ("colorbar", "colorbar")])
 def test_each_rule_catches_its_planted_defect(defect, rule):
     good = _figure()
@@ -96,6 +102,35 @@ def test_each_rule_catches_its_planted_defect(defect, rule):
     finally:
         plt.close(bad)
     assert probs and {p.split(":")[0] for p in probs} == {rule}, probs
+
+
+@pytest.mark.parametrize("label,ok", [
+    ("KL(target ‖ samples) [nats]", True), ("time (s)", True), ("error (posterior s.d.)", True),
+    ("W2 (units of θ)", True), ("h · L (dimensionless)", True), ("test error [%]", True), ("data passes", True),
+    ("iteration k", True), ("batch size b", True), ("occupancy of the +ā mode", True),
+    ("step size h", False), ("step size (h)", False), ("W2 (exact)", False), ("λ (mean over chains ± 3 s.e.)", False),
+    ("growth B (95 % bootstrap CI)", False), ("autocorrelation time (4.2)", False), ("x₁ (first coordinate)", False),
+    ("MSE of the time average", False)])
+def test_the_units_rule(label, ok):
+    """What counts as a unit (``states_unit``): a unit word in brackets, or a count's / pure number's name; a
+    bracket that restates a symbol or qualifies the quantity, a percentage inside a number, "s" of "s.e." do not."""
+    assert states_unit(label) is ok
+
+
+def test_the_units_rule_reads_a_colour_bar_and_exempts_category_axes():
+    """A colour bar labelled without a unit is flagged; a category axis (method names as ticks) needs no unit."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(8, 3.2))
+    a.bar(["SGLD", "SGHMC", "EWSG"], [1.0, 2.0, 3.0])
+    a.set(xlabel="method", ylabel="wall time (s)")
+    img = b.imshow(np.eye(3), origin="lower")
+    b.set(xlabel="column index j", ylabel="row index i")
+    fig.colorbar(img, ax=b, label="weight w")
+    fig.tight_layout()
+    try:
+        probs = figure_problems(fig)
+        assert len(probs) == 1 and probs[0].startswith("units: colour bar") and "'weight w'" in probs[0], probs
+    finally:
+        plt.close(fig)
 
 
 def test_the_stamp_rule_catches_a_claims_figure_without_its_verdict():
@@ -138,11 +173,11 @@ def test_save_figure_gives_a_short_log_axis_two_tick_labels(tmp_path):
     try:
         fig, ax = plt.subplots()
         ax.loglog([1.0, 2.0, 4.0, 8.0], [1.0, 0.5, 0.25, 0.125], "o-")
-        ax.set(xlabel="T (time)", ylabel="MSE (units²)")
+        ax.set(xlabel="T (s)", ylabel="MSE (units²)")
         _common.save_figure(fig, tmp_path, "short", plain_log_minor_ticks=True)
         fig, ax = plt.subplots()
         ax.loglog([1.2, 1.5, 1.8], [3.0, 3.5, 4.0], "o-")   # no 1/2/5 position inside either axis
-        ax.set(xlabel="T (time)", ylabel="MSE (units²)")
+        ax.set(xlabel="T (s)", ylabel="MSE (units²)")
         _common.save_figure(fig, tmp_path, "shorter", plain_log_minor_ticks=True)
     finally:
         _common.FIGURE_HOOKS.pop()

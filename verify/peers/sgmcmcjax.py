@@ -92,6 +92,30 @@ METHODS = {"SGLD": (False, False), "SGLD-CV": (False, False), "SVRG-LD": (False,
            "BADODAB": (True, True), "BADODAB-fixed": (True, True)}
 
 
+def _private_util_standins() -> None:
+    """SGMCMCJax's ``diffusion_util.py:6`` imports ``safe_map`` and ``unzip2`` from JAX's private ``jax._src.util``;
+    should a JAX release drop or rename them, put behaviour-identical stand-ins there (JAX's definitions: a ``map``
+    that checks equal lengths and returns a list; pairs split into two tuples). Present ones are left alone."""
+    import importlib
+
+    u = importlib.import_module("jax._src.util")
+    if not hasattr(u, "safe_map"):
+        def safe_map(f, *args):
+            args = [list(a) for a in args]
+            if any(len(a) != len(args[0]) for a in args[1:]):
+                raise ValueError(f"safe_map: length mismatch {[len(a) for a in args]}")
+            return list(map(f, *args))
+        u.safe_map = safe_map
+    if not hasattr(u, "unzip2"):
+        def unzip2(xys):
+            xs, ys = [], []
+            for x, y in xys:
+                xs.append(x)
+                ys.append(y)
+            return tuple(xs), tuple(ys)
+        u.unzip2 = unzip2
+
+
 def _sgmcmcjax():
     """``(jax, jnp, sgmcmcjax.kernels, sgmcmcjax.diffusions, sgmcmcjax.gradient_estimation, sgmcmcjax.util)``."""
     jax, jnp = _jax_only()
@@ -106,6 +130,7 @@ def _sgmcmcjax():
             stub.id_tap = id_tap
             sys.modules["jax.experimental.host_callback"] = stub
             jax.experimental.host_callback = stub
+        _private_util_standins()
         import sgmcmcjax.diffusions as diffusions
         import sgmcmcjax.gradient_estimation as ge
         import sgmcmcjax.kernels as kernels
