@@ -212,9 +212,13 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
             break
         if engine == "compiled":  # every step up to the next checkpoint in one call (no per-step records)
             k = max(1, int(np.ceil(ck[j] - 1e-12)) - done)
-            state, ev = sampler.advance(state, rng, k)
+            infos: dict = {}
+            state, ev = sampler.advance(state, rng, k, infos)
             evals += ev
             done += k
+            for key, vals in infos.items():   # summed step by step, in step order, as the NumPy engine sums them
+                for v in vals:
+                    info_sums[key] = info_sums.get(key, 0.0) + float(v)
             continue
         state, info = sampler.step(state, rng)
         evals += info.evaluations
