@@ -54,9 +54,10 @@ __all__ = ["advance", "unsupported_reason", "numba_available", "choose_engine", 
 COMPILED_MAX_DRAWS = 256
 
 #: chains up to which :func:`choose_engine` picks the EWSG kernel (underdamped EWSG, the §5.1 target). Measured
-#: (``bench/bench_samplers.py``, ``ewsg_engines_table``; docs/benchmarks.md, "EWSG kernel"): compiled / NumPy at
-#: M = 1, b = 1 is far above 1 at 1 and 100 chains and below 1 at 10⁴ chains (the kernel's draws are scalar calls).
-EWSG_COMPILED_MAX_CHAINS = 1000
+#: (``bench/bench_samplers.py``, ``ewsg_engines_table``; docs/benchmarks.md, "EWSG kernel"; 2 cores, load ≈ 15):
+#: compiled / NumPy step at M = 1, b = 1: 128× at 1 chain, 28× at 10, 3.5× at 100, 1.5× at 300, 0.81× at 1,000,
+#: 0.53× at 3,000, 0.55× at 10⁴ (the kernel's draws are scalar calls, the NumPy step's per-call cost is shared).
+EWSG_COMPILED_MAX_CHAINS = 500
 
 #: the acceptance test of EWSG's index chain is ``log u < Δ``; the kernel's ``log`` (libm) and NumPy's (SIMD) agree
 #: to 1 ulp (measured over 2·10⁶ uniforms: ≤ 1 ulp, 0.35 % differ). Where ``|Δ − log u|`` is within this many
