@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from sgmcmc_verify import samplers
-from sgmcmc_verify.runner import RealizationStudy, run_chains, run_realizations_many
+from sgmcmc_verify.runner import run_chains, run_realizations
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets.datasets import load as load_data
 from sgmcmc_verify.targets.datasets import standardize, train_test_split
@@ -100,16 +100,12 @@ def _mala_step(target) -> float:
     return 1.0 / (0.25 * float(np.linalg.eigvalsh(target.X.T @ target.X)[-1]) + target.prior.precision)
 
 
-def _method_studies(cfg, name, seeds):
-    """The methods' runs on data set ``name`` as studies (method ``k``: ``chains`` chains, seed ``seeds[k].entropy``)."""
-    return [RealizationStudy(functools.partial(_block, cfg=cfg, name=name, sampler=sampler, params=params,
-                                               passes=passes, every=every), cfg.chains, ss.entropy, _BLOCK)
-            for (label, sampler, params, passes, every), ss in zip(fig5_methods(cfg), seeds)]
-
-
-def _method_rows(cfg, name, seeds, results):
+def _method_rows(cfg, name, seeds, n_jobs, backend, progress):
     rows = []
-    for (label, *_), ss, res in zip(fig5_methods(cfg), seeds, results):
+    for (label, sampler, params, passes, every), ss in zip(fig5_methods(cfg), seeds):
+        fn = functools.partial(_block, cfg=cfg, name=name, sampler=sampler, params=params, passes=passes, every=every)
+        res = run_realizations(fn, cfg.chains, seed=ss.entropy, block_size=_BLOCK, n_jobs=n_jobs, backend=backend,
+                               progress=progress)
         st = chain_statistics(res["ll"], np.random.default_rng(ss.spawn(1)[0]), cfg.n_boot)
         rows += [{"dataset": name, "method": label, "passes": float(res["passes"][k]), "steps": int(res["steps"][k]),
                   **{key: float(v[k]) for key, v in st.items()}, "chains": cfg.chains,
@@ -118,16 +114,11 @@ def _method_rows(cfg, name, seeds, results):
     return rows
 
 
-def _reference_study(cfg, name, ss):
-    """``(MALA step, study)`` of the exact reference on data set ``name`` (seed ``ss.entropy``)."""
-    target, _ = fig5_data(name, cfg)
+def _reference(cfg, name, ss, n_jobs, backend):
+    target, test = fig5_data(name, cfg)
     h = _mala_step(target)
     fn = functools.partial(_reference_block, cfg=cfg, name=name, step_size=h)
-    return h, RealizationStudy(fn, cfg.reference_chains, ss.entropy, _BLOCK)
-
-
-def _reference(cfg, name, ss, h, res):
-    target, test = fig5_data(name, cfg)
+    res = run_realizations(fn, cfg.reference_chains, seed=ss.entropy, block_size=_BLOCK, n_jobs=n_jobs, backend=backend)
     st = chain_statistics(res["ll"], np.random.default_rng(ss.spawn(1)[0]), cfg.n_boot)
     return {"method": "MALA (exact reference)", "step_size": h, "steps": cfg.reference_steps,
             "chains": cfg.reference_chains, "acceptance_rate": res["info"].get("acceptance_rate"),
@@ -136,31 +127,13 @@ def _reference(cfg, name, ss, h, res):
 
 
 def run_fig5(cfg: Fig5Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
-    """Write ``fig5.csv`` (mean and s.d. of ℓ vs data passes per data set and method) and ``fig5.json``.
-
-    Every method's blocks and the MALA reference's, on every data set, are one joblib task list
-    (:func:`~sgmcmc_verify.runner.run_realizations_many`, each study with the seed it had as its own
-    ``run_realizations`` call): no barrier between methods, the numbers independent of ``n_jobs``.
-    """
+    """Write ``fig5.csv`` (mean and s.d. of ℓ vs data passes per data set and method) and ``fig5.json``."""
     rows, ref = [], {}
     names = cfg.data_names()
-    plan, studies = [], []
     for name, ss in zip(names, np.random.SeedSequence(cfg.seed).spawn(len(names))):
         seeds = ss.spawn(len(fig5_methods(cfg)) + 1)
-        h, ref_study = _reference_study(cfg, name, seeds[-1])
-        plan.append((name, seeds, h))
-        studies += _method_studies(cfg, name, seeds[:-1]) + [ref_study]
-    results = run_realizations_many(studies, n_jobs=n_jobs, backend=backend)
-    k = 0
-    for name, seeds, h in plan:
-        m = len(seeds) - 1
-        res = results[k:k + m]
-        if progress is not None:
-            for r in res:
-                progress(cfg.chains, float(r["passes"][-1]) if len(r["passes"]) else 0.0)
-        rows += _method_rows(cfg, name, seeds[:-1], res)
-        ref[name] = _reference(cfg, name, seeds[-1], h, results[k + m])
-        k += m + 1
+        rows += _method_rows(cfg, name, seeds[:-1], n_jobs, backend, progress)
+        ref[name] = _reference(cfg, name, seeds[-1], n_jobs, backend)
     write_csv(Path(out_dir) / "fig5.csv", rows, header_comment=(
         f"EWSG Appendix F Figure 5 (BLR), scale={cfg.scale}: mean and s.d. over {cfg.chains} chains of the mean test "
         "log-likelihood (nats per datum) of each chain's sample, with bootstrap s.e. over chains; "
