@@ -1,4 +1,5 @@
-"""Exact first and second moments of SG-UL-MCMC, SRVR-HMC and HSG-HMC on a quadratic finite sum with *different* per-datum Hessians.
+"""Exact first and second moments of SGLD, SGHMC, SG-UL-MCMC, SRVR-HMC and HSG-HMC on a quadratic finite sum with
+*different* per-datum Hessians.
 
 The potential is ``f(x) = Σ_i f_i(x)``, ``f_i(x) = ½ xᵀA_i x − b_iᵀx`` with symmetric ``A_i`` that
 differ from datum to datum, so the target is ``N(A⁻¹b, A⁻¹)`` with ``A = Σ A_i``, ``b = Σ b_i``.
@@ -17,7 +18,13 @@ noise (6), independent of everything else. For one sample ξ (uniform on ``{1..n
 * SRVR-HMC inner step:  ``g = g_{k−1} + n A_ξ (x − x_{k−1})``;
 * a full gradient (SRVR-HMC reset with ``B_0 = n``):  ``g = A x − b``;
 
-and a minibatch of ``b`` i.i.d. samples averages ``G_ξ`` over the draws. Because ``ξ`` is drawn
+and a minibatch of ``b`` i.i.d. samples averages ``G_ξ`` over the draws. The two baselines of Table 1 that do not
+use the exponential integrator take the fresh estimate with their own ``E_0``, ``F`` and ``W``:
+
+* SGLD (overdamped Euler–Maruyama, :func:`sgmcmc_verify.samplers.sgld`): ``x' = x − h g + √(2h) ξ``;
+* SGHMC (underdamped Euler–Maruyama, :class:`sgmcmc_verify.integrators.underdamped.UnderdampedEM`, as Table 2 runs
+  it with Remark 2's ``γ = −log(0.9)/h``, ``u = 1``): ``x' = x + h v``, ``v' = v − h(g + γ v) + √(2γh) ξ``.
+ Because ``ξ`` is drawn
 afresh and independently of ``s_k``, the second moment ``T_k = E[s_k s_kᵀ]`` obeys the *exact*
 linear recursion ``T_{k+1} = M̄ T M̄ᵀ + (1/b) F (E_ξ[G_ξ T G_ξᵀ] − Ḡ T Ḡᵀ) Fᵀ + W`` (``M̄ = E M_ξ``,
 ``W`` the OU covariance in the (x, v) block, multiplied by ``T[1, 1] = 1``). No Monte Carlo enters.
@@ -44,7 +51,7 @@ from .validation import check_positive_int
 
 __all__ = ["QuadraticSum", "random_quadratic_sum", "exact_trajectory", "bures_w2_2d", "METHODS"]
 
-METHODS = ("SG-UL-MCMC", "HSG-HMC", "SRVR-HMC")
+METHODS = ("SG-UL-MCMC", "HSG-HMC", "SRVR-HMC", "SGLD", "SGHMC")
 
 
 @dataclass(frozen=True)
@@ -205,6 +212,27 @@ def _blocks(q: QuadraticSum, step_size, decay, u):
     return {"E0": E0, "F": F, "W": W, "fresh": fresh, "hyb0": hyb0, "hyb1": hyb1, "full": full, "D": D}
 
 
+def _euler_blocks(d, step_size, decay, method):
+    """``E_0``, ``F``, ``W`` of SGLD (overdamped EM) or SGHMC (underdamped EM, ``γ = −log(decay)/h``) on the
+    augmented state ``(x, v, g_{k−1}, x_{k−1}, 1)`` (``v`` stays 0 for SGLD)."""
+    D = 4 * d + 1
+    h = float(step_size)
+    I = np.eye(d)
+    X, V, GP, XP, ONE = (slice(0, d), slice(d, 2 * d), slice(2 * d, 3 * d), slice(3 * d, 4 * d), 4 * d)
+    E0, F, W = np.zeros((D, D)), np.zeros((D, d)), np.zeros((D, D))
+    E0[X, X], E0[XP, X], E0[ONE, ONE] = I, I, 1.0
+    F[GP] = I
+    if method == "SGLD":
+        F[X] = -h * I
+        W[X, X] = 2.0 * h * I
+    else:
+        gam = -math.log(decay) / h
+        E0[X, V], E0[V, V] = h * I, (1.0 - h * gam) * I
+        F[V] = -h * I
+        W[V, V] = 2.0 * gam * h * I
+    return E0, F, W
+
+
 class _Step:
     """``T ↦ E[M_ξ T M_ξᵀ] + W`` for one estimator kind, as a matrix on ``vec(T)`` (polynomial in ρ)."""
 
@@ -250,6 +278,10 @@ class _Step:
         return out + self.w * t[self.one]
 
 
+#: Second moments beyond this are a diverged run (``det`` of the 2 × 2 covariance overflows near 1e154).
+_DIVERGED = 1e100
+
+
 def _period(step_size):
     return int(math.ceil(1.0 / step_size - 1e-12))
 
@@ -262,13 +294,14 @@ def exact_trajectory(q: QuadraticSum, method: str, step_size: float, iterations:
     Parameters
     ----------
     q : QuadraticSum
-    method : {"SG-UL-MCMC", "HSG-HMC", "SRVR-HMC"}
+    method : {"SG-UL-MCMC", "HSG-HMC", "SRVR-HMC", "SGLD", "SGHMC"}
     step_size : float
-        ``η > 0``; friction ``γ = −log(decay)/η`` (Remark 2), inverse mass ``u``.
+        ``η > 0``; friction ``γ = −log(decay)/η`` (Remark 2), inverse mass ``u`` (SGLD: the step ``h``; SGHMC:
+        ``h`` with the same friction rule, ``u = 1``).
     iterations : int
         ``K >= 1``.
     batch_size : int
-        SG-UL-MCMC's ``b`` (i.i.d. draws, as :class:`sgmcmc_verify.estimators.UniformMinibatch` with
+        SG-UL-MCMC's, SGLD's and SGHMC's ``b`` (i.i.d. draws, as :class:`sgmcmc_verify.estimators.UniformMinibatch` with
         ``replace=True``); HSG-HMC uses one sample (Algorithm 1).
     schedule : {"periodic", "harmonic"}
         HSG-HMC's ``ρ_k`` (Corollary 2: ``ρ_k = 1/(mod(k−1, ⌈1/η⌉) + 1)``; Theorem 1: ``1/k``).
@@ -311,7 +344,13 @@ def exact_trajectory(q: QuadraticSum, method: str, step_size: float, iterations:
     bl = _blocks(q, float(step_size), decay, u)
     E0, F, W, D, d = bl["E0"], bl["F"], bl["W"], bl["D"], q.dim
     fresh_b = _Step(E0, F, W, bl["fresh"], batch=batch_size)
-    if method == "SG-UL-MCMC":
+    if method in ("SGLD", "SGHMC"):
+        E0e, Fe, We = _euler_blocks(d, step_size, decay, method)
+        fresh_e = _Step(E0e, Fe, We, bl["fresh"], batch=batch_size)
+
+        def step(k):
+            return fresh_e(t), batch_size
+    elif method == "SG-UL-MCMC":
         def step(k):      # g^(k) for k >= 0
             return fresh_b(t), batch_size
     elif method == "HSG-HMC":
@@ -349,7 +388,14 @@ def exact_trajectory(q: QuadraticSum, method: str, step_size: float, iterations:
         ev[k] = spent
         if k == K:
             break
-        t, c = step(k)
+        with np.errstate(over="ignore", invalid="ignore"):
+            t, c = step(k)
         spent += c
-    w2 = bures_w2_2d(means, covs, q.mean, q.cov)
+        if not np.all(np.abs(t) < _DIVERGED):   # an unstable step size: the moments leave the floating-point range
+            # (and the closed-form Bures distance of moments near it cancels to 0, a spurious hit: stop before)
+            means[k + 1:], covs[k + 1:] = np.nan, np.nan
+            ev[k + 1:] = np.arange(1, K - k + 1) * c + spent - c
+            break
+    with np.errstate(invalid="ignore"):
+        w2 = bures_w2_2d(means, covs, q.mean, q.cov)
     return {"mean": means, "cov": covs, "w2": w2, "evaluations": ev}

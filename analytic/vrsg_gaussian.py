@@ -48,7 +48,8 @@ from .vrsg import minibatch_mean_central_moments
 __all__ = ["MONOMIALS", "GaussianModel", "gaussian_model", "noise_moments", "start_moments",
            "step_matrix", "refresh_matrix", "TimeAverageMSE", "linear_time_average_mse",
            "sgld_time_average_mse", "vrsg_ld_time_average_mse", "sgld_stationary_moments",
-           "sgld_stationary_bias", "sgld_long_run_variance", "asymptotic_constants", "TEST_FUNCTIONS"]
+           "sgld_stationary_bias", "sgld_long_run_variance", "asymptotic_constants", "TEST_FUNCTIONS",
+           "vrsg_ld_stationary_bias"]
 
 #: Exponents ``(p, q, r)`` of the monomials ``u^p ζ^q D^r`` whose expectations the recursion carries.
 MONOMIALS = tuple((p, q, r) for r in range(3) for q in range(5) for p in range(5) if p + q + 2 * r <= 4)
@@ -373,6 +374,67 @@ def sgld_stationary_bias(x, step_size: float, batch_size: int, replace: bool = F
     s = sgld_stationary_moments(x, step_size, batch_size, replace, prior_precision)
     _coefficients(s["model"], test_function)
     return float(s["var"] - s["model"].posterior_var) if test_function == "square" else 0.0
+
+
+def vrsg_ld_stationary_bias(x, step_size: float, n1: int, update_interval: int, *, replace: bool = False,
+                            prior_precision: float = 1.0, test_function: str = "square", zeta_moments=None) -> float:
+    """``lim_L (E φ̂_L − φ̄)`` of vrSG-LD (anchor minibatch ``n1`` redrawn every ``m`` steps) on the Gaussian-mean model.
+
+    The chain is periodic-stationary with period ``m``: with ``u_0`` the state at a refresh, ``ζ`` fresh (mean
+    ``μ``, second moment ``E ζ²``), ``c_k = (1 − a^k)/(1 − a)`` and ``a = 1 − hκ``,
+
+    ``E u_k = a^k E u_0 − hμ c_k``, ``E u_k² = a^{2k} V_0 − 2a^k c_k hμ E u_0 + h² E ζ² c_k² + 2h(1 − a^{2k})/(1 − a²)``,
+
+    and stationarity (``E u_m = E u_0``, ``E u_m² = V_0``) gives ``E u_0 = −hμ/(1 − a)`` and ``V_0``. The bias of
+    the time average is the mean over the period ``k = 1..m`` of ``E g(u_k)`` (``g`` as in the module docstring:
+    ``2θ* E u + E u² − 1/κ`` for ``φ = θ²``). ``m = 1`` is SGLD with minibatch ``n1``
+    (:func:`sgld_stationary_bias`). Unbiased gradients (``μ = 0``, Algorithm 1) leave ``E u = 0``.
+
+    Parameters
+    ----------
+    x : (N,) array_like
+    step_size : float
+        ``h`` with ``hκ < 2``.
+    n1 : int
+        The anchor minibatch size (SGLD: the minibatch size, with ``update_interval = 1``).
+    update_interval : int
+        ``m >= 1``.
+    replace, prior_precision, test_function : as :func:`sgld_time_average_mse`
+    zeta_moments : (5,) array_like, optional
+        ``E ζ^q`` (q = 0..4) replacing the exact minibatch moments (a planted biased estimator in the tests).
+
+    Returns
+    -------
+    float
+        The stationary bias of ``φ̂`` (units of φ).
+
+    Raises
+    ------
+    ValueError
+        ``hκ >= 2`` (no stationary law), bad ``n1``, ``update_interval``, ``test_function``.
+
+    References
+    ----------
+    Seed ``002_245183f35db8d795.txt``: Introduction ("the same bias bound as standard SG-MCMC"), Algorithm 1, §5.
+    """
+    model = gaussian_model(x, prior_precision)
+    h = check_positive("step_size", step_size)
+    m = check_positive_int("update_interval", update_interval)
+    a = 1.0 - h * model.kappa
+    if abs(a) >= 1.0:
+        raise ValueError(f"vrSG-LD is unstable at step_size {h} (h*kappa = {h * model.kappa:.4g} >= 2): no stationary law")
+    z = noise_moments(model.x, n1, replace) if zeta_moments is None else check_finite_array(
+        "zeta_moments", zeta_moments, ndim=1)
+    mu, z2 = float(z[1]), float(z[2])
+    g0, g1, g2 = _coefficients(model, test_function)
+    k = np.arange(1, m + 1, dtype=np.float64)
+    ak, c = a ** k, (1.0 - a ** k) / (1.0 - a)
+    Eu0 = -h * mu / (1.0 - a)
+    V0 = (h * h * z2 * c[-1] ** 2 - 2.0 * ak[-1] * c[-1] * h * mu * Eu0 + 2.0 * h * (1.0 - ak[-1] ** 2) / (1.0 - a * a)
+          ) / (1.0 - ak[-1] ** 2)
+    Eu = ak * Eu0 - h * mu * c
+    Eu2 = ak ** 2 * V0 - 2.0 * ak * c * h * mu * Eu0 + h * h * z2 * c ** 2 + 2.0 * h * (1.0 - ak ** 2) / (1.0 - a * a)
+    return float(np.mean(g0 + g1 * Eu + g2 * Eu2))
 
 
 def sgld_long_run_variance(x, step_size: float, batch_size: int, replace: bool = False, prior_precision: float = 1.0,

@@ -379,3 +379,69 @@ def _tuning(res: Path, out: Path) -> list[Path]:
 
 
 PANELS += [_fig2_and_8, _fig5_and_9, _tuning]
+
+
+# ---- issue #25: Remark 7, the introduction's bias claim, Dubey's bounds, Remark 8, CNN-4 ---------------------------
+# Reads remark7.csv, bias.csv, dubey.csv, remark8.csv, cnn4.csv/json only.
+
+def panel_bounds(res: Path, out: Path) -> list[Path]:
+    """bounds.png: Remark 7's λ vs Theorem 6's printed λ at n1 = N; stationary bias vs h; Dubey's (13)/(14) vs h;
+    Remark 8's normalized noise vs m (all exact)."""
+    if not _have(res, "remark7.csv", "bias.csv", "dubey.csv", "remark8.csv"):
+        return []
+    r7, bias, dub, r8 = (read_csv(res / f) for f in ("remark7.csv", "bias.csv", "dubey.csv", "remark8.csv"))
+    fig, axes = plt.subplots(1, 4, figsize=(21, 4.2))
+    fig.subplots_adjust(wspace=0.35)
+    ax = axes[0]
+    ax.plot([r["lambda_remark7"] for r in r7], [r["lambda_printed_at_N"] for r in r7], "o", ms=3, color="C3",
+            label="Theorem 6 as printed, n1 = N")
+    ax.plot([r["lambda_remark7"] for r in r7], [r["lambda_derived_at_N"] for r in r7], "x", ms=4, color="C0",
+            label="proof's last line, n1 = N")
+    ax.set(xscale="symlog", yscale="symlog", xlabel="Remark 7's λ_l", ylabel="Theorem 6's λ_l",
+           title="Remark 7 vs Theorem 6 (populations × n2)")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    for key, col, lab in (("bias_vrsg", "tab:red", "vrSG-LD"), ("bias_sgld", "tab:blue", "SGLD (n = n2)")):
+        ax.loglog([r["step_size"] for r in bias], [abs(r[key]) for r in bias], "o-", ms=3, color=col, label=lab)
+    ax.set(xlabel="step size h", ylabel="|stationary bias of the θ² average|", title="§5 model: exact stationary bias")
+    ax.legend(fontsize=7)
+    ax = axes[2]
+    for j, (rd, m) in enumerate(sorted({(r["sigma2_reading"], int(r["m"])) for r in dub})):
+        rr = sorted((r for r in dub if r["sigma2_reading"] == rd and int(r["m"]) == m), key=lambda r: r["step_size"])
+        ax.loglog([r["step_size"] for r in rr], [r["ratio_13_14"] for r in rr], "o-", ms=3, color=f"C{j}",
+                  label=f"σ²: {rd}, m = {m}")
+    ax.axhline(1, color="k", lw=0.5)
+    ax.set(xlabel="step size h", ylabel="first term (13) / (14)", title="Dubey (13) / SGLD (14), §5 constants")
+    ax.legend(fontsize=6)
+    ax = axes[3]
+    for j, h in enumerate(sorted({r["step_size"] for r in r8})):
+        rr = sorted((r for r in r8 if r["step_size"] == h), key=lambda r: r["m"])
+        ax.loglog([r["m"] for r in rr], [r["normalized"] for r in rr], "o-", ms=3, color=f"C{j}", label=f"h = {h:g}")
+    ax.set(xlabel="update interval m", ylabel="noise part of MSE / ((A−λ)(n1/m + n2)/T)",
+           title="Remark 8, fixed budget (flat = its form)")
+    ax.legend(fontsize=7)
+    return _save_theory(fig, out, "bounds")
+
+
+def panel_cnn4(res: Path, out: Path) -> list[Path]:
+    """fig3_cnn4_<data set>.png: test error and NLL vs passes, SGLD and vrSG-MCMC on the reduced CNN-4."""
+    if not _have(res, "cnn4.csv", "cnn4.json"):
+        return []
+    rows, meta = read_csv(res / "cnn4.csv"), read_json(res / "cnn4.json")
+    paths = []
+    for ds in dict.fromkeys(r["dataset"] for r in rows):
+        rr = [r for r in rows if r["dataset"] == ds]
+        methods = list(dict.fromkeys(r["method"] for r in rr))
+        labels = {m: f"{m} (η = {meta['chosen_eta'][f'{ds}|{m}']:g})" for m in methods}
+        fig, axes = plt.subplots(1, 2, figsize=(10.5, 3.8))
+        for ax, sc in zip(axes, ("error", "nll")):
+            _curve_panel(ax, rr, methods, f"test_{sc}", _METHOD_COLORS, labels)
+        axes[0].legend(fontsize=7, frameon=False)
+        d = meta["data"][ds]
+        fig.suptitle(f"vrSG-MCMC Fig. 3 / 7 (top), reduced: Bayesian CNN-4 on {ds} ({d['architecture']}; {d['n_train']} "
+                     f"training images)\n{d['source']}", fontsize=8)
+        paths += _save_fig(fig, out, f"fig3_cnn4_{ds}")
+    return paths
+
+
+PANELS += [panel_bounds, panel_cnn4]

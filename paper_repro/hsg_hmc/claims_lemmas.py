@@ -111,7 +111,8 @@ def _growth_fit(key):
         m = fit["measured"]
         if m.get("slope") is None:
             return Unmeasured(m.get("reason", "no growth resolved"), "more iterations per chain (a longer window) so "
-                              "that the growth coefficient is resolved at every step size", "steps")
+                              "that the growth coefficient is resolved at every step size; without a resolved "
+                              "coefficient this run gives no basis to estimate how many", "steps", factor=None)
         return Fit.from_stored(m, points=len(fit["step_sizes"]),
                                span=math.log10(max(fit["step_sizes"]) / min(fit["step_sizes"])))
     return measure

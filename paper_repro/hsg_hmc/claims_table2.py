@@ -156,7 +156,8 @@ def _attribution(root):
         mag = v["max_abs_residual"]
         out[rd] = {"floor": {m: Compared(Estimate(c["printed"]), Estimate(c["floor_low"])) for m, c in v["cells"].items()},
                    "magnitude": Estimate(mag) if math.isfinite(mag) else Unmeasured(
-                       "no value of ours under this reading for some cell", "the reading computed for every method")}
+                       "no value of ours under this reading for some cell", "the reading computed for every method "
+                       "(a value of ours for each printed cell)", "grid")}
     return out
 
 

@@ -1,8 +1,8 @@
 """HSG-HMC Table 1 / Corollaries 1–2: stochastic gradients needed for W2 ≤ ε, exact moments, differing Hessians.
 
-Table 1 orders worst-case upper bounds (HSG-HMC ε⁻⁴ vs SG-UL-MCMC ε⁻⁶). A fair empirical test of
+Table 1 orders worst-case upper bounds (HSG-HMC ε⁻⁴ vs SG-UL-MCMC ε⁻⁶, SGLD and SGHMC ε⁻⁸). A fair empirical test of
 that ordering needs (i) many ε (here ≥ 1.5 decades), (ii) every method tuned *at each ε* (step
-size, SG-UL-MCMC's batch size, SRVR-HMC's (L, B0, B)), (iii) both ρ schedules of HSG-HMC
+size, the minibatch methods' batch size (SGLD, SGHMC, SG-UL-MCMC), SRVR-HMC's (L, B0, B)), (iii) both ρ schedules of HSG-HMC
 (Corollary 2's periodic reset, which Table 1 lists and the experiments use, and Theorem 1 /
 Corollary 1's ρ_k = 1/k), and (iv) a target whose per-datum Hessians *differ*, because with equal
 Hessians the recursive estimators of HSG-HMC and SRVR-HMC are exact and the comparison says
@@ -22,8 +22,16 @@ minimized over the hyperparameter grid; ``evaluations_stay`` (W2 ≤ ε from K t
 horizon) is reported beside it. Exponents are OLS slopes of log count vs log(1/ε) with a 95 %
 t-interval (the residuals come from the discrete tuning grid and from curvature, not from noise).
 
-Writes ``complexity.csv`` (method, ε, count, the setting that achieved it) and
-``complexity.json`` (fits, pairwise exponent differences HSG-HMC − SG-UL-MCMC, target, settings).
+SRVR-HMC's sensitivity to its four hyperparameters (the text after Corollary 2: "all the four hyperparameters
+L, B0, B and stepsize η affect the performance of SRVR-HMC greatly") is read from the same exact counts: at each ε,
+for L, B0 and B the ratio max/min of the count (η tuned for each configuration) over the configurations that move that
+parameter alone away from the base ``srvr_configs[0]``; for η, the ratio of the worst count at a step size within a
+factor :data:`ETA_WINDOW` of the best one to the best count (base configuration). A configuration that never reaches ε
+enters with the evaluations it spent over its whole horizon (a lower bound on its count).
+
+Writes ``complexity.csv`` (method, ε, count, the setting that achieved it), ``complexity_grid.csv`` (the count of
+every configuration and step size at every ε) and ``complexity.json`` (fits, pairwise exponent differences, the
+SRVR-HMC sensitivities, target, settings).
 
 References
 ----------
@@ -41,12 +49,20 @@ from sgmcmc_verify.store.io import write_csv, write_json
 
 from .settings import ComplexitySettings
 
-__all__ = ["run_complexity", "TABLE1_EXPONENTS", "loglog_fit", "first_hit", "stay_below"]
+__all__ = ["run_complexity", "TABLE1_EXPONENTS", "loglog_fit", "first_hit", "stay_below", "srvr_sensitivity",
+           "ETA_WINDOW", "SRVR_PARAMETERS"]
 
 #: Overall sample complexity exponents of 1/ε in Table 1 (Corollary 1 for the harmonic schedule).
-TABLE1_EXPONENTS = {"SG-UL-MCMC": 6.0, "SRVR-HMC": 4.0, "HSG-HMC (periodic)": 4.0, "HSG-HMC (harmonic)": 4.0}
-#: The pairs Table 1 orders: HSG-HMC (each schedule) against SG-UL-MCMC.
-ORDERED_PAIRS = (("HSG-HMC (periodic)", "SG-UL-MCMC"), ("HSG-HMC (harmonic)", "SG-UL-MCMC"))
+TABLE1_EXPONENTS = {"SGLD": 8.0, "SGHMC": 8.0, "SG-UL-MCMC": 6.0, "SRVR-HMC": 4.0, "HSG-HMC (periodic)": 4.0,
+                    "HSG-HMC (harmonic)": 4.0}
+#: The pairs Table 1 orders: HSG-HMC (each schedule) against SG-UL-MCMC, and HSG-HMC (periodic) against SGLD, SGHMC.
+ORDERED_PAIRS = (("HSG-HMC (periodic)", "SG-UL-MCMC"), ("HSG-HMC (harmonic)", "SG-UL-MCMC"),
+                 ("HSG-HMC (periodic)", "SGLD"), ("HSG-HMC (periodic)", "SGHMC"))
+#: The η sensitivity reads step sizes within this factor of the best one: Remark 2 ties γ to η, so a factor 2 in η
+#: is the smallest change that is more than one step of the 1.45x tuning grid on each side.
+ETA_WINDOW = 2.0
+#: SRVR-HMC's hyperparameters as the sensitivity names them, and their position in an ``srvr_configs`` tuple.
+SRVR_PARAMETERS = {"L": 0, "B0": 1, "B": 2}
 
 
 def first_hit(w2, evaluations, eps):
@@ -110,8 +126,9 @@ def loglog_fit(inv_eps, counts, level: float = 0.95) -> dict:
 
 
 def _configs(s):
-    for b in s.sg_ul_batch_sizes:
-        yield "SG-UL-MCMC", "SG-UL-MCMC", {"batch_size": b}
+    for m in ("SGLD", "SGHMC", "SG-UL-MCMC"):
+        for b in s.sg_ul_batch_sizes:
+            yield m, m, {"batch_size": b}
     for L, B0, B in s.srvr_configs:
         yield "SRVR-HMC", "SRVR-HMC", {"inner_loop_length": L, "outer_batch_size": B0 if B0 else None,
                                        "inner_batch_size": B}
@@ -119,18 +136,27 @@ def _configs(s):
         yield f"HSG-HMC ({sc})", "HSG-HMC", {"schedule": sc}
 
 
-def _iterations(s, h):
+def _iterations(s, h, method=""):
+    if method == "SGLD":
+        return int(min(s.max_iterations, math.ceil(s.overdamped_horizon / h)))
     return int(min(s.max_iterations, math.ceil(s.horizon / (h * h))))
 
 
+def _steps(s, method):
+    return s.sgld_step_sizes if method == "SGLD" else s.step_sizes
+
+
 def _best_rows(s, q, eps):
-    best = {}
+    best, grid = {}, []
     for label, method, kw in _configs(s):
-        for h in s.step_sizes:
-            r = exact_trajectory(q, method, float(h), _iterations(s, h), **kw)
+        for h in _steps(s, method):
+            r = exact_trajectory(q, method, float(h), _iterations(s, h, method), **kw)
             hit = first_hit(r["w2"], r["evaluations"], eps)
             stay = stay_below(r["w2"], r["evaluations"], eps)
             hp = ";".join(f"{k}={'n' if v is None else v}" for k, v in kw.items())
+            grid += [{"method": label, "hyperparameters": hp, "step_size": float(h), "epsilon": float(e),
+                      "evaluations": float(hit[i]), "horizon_evaluations": float(r["evaluations"][-1])}
+                     for i, e in enumerate(eps)]
             for i, e in enumerate(eps):
                 for key, val in (("evaluations", hit[i]), ("evaluations_stay", stay[i])):
                     cur = best.get((label, e, key))
@@ -148,7 +174,68 @@ def _best_rows(s, q, eps):
                 hs, hps = float("nan"), ""
             rows.append({"method": label, "epsilon": float(e), "evaluations": v, "step_size": h, "hyperparameters": hp,
                          "evaluations_stay": vs, "step_size_stay": hs, "hyperparameters_stay": hps})
-    return rows, labels
+    return rows, labels, grid
+
+
+def srvr_sensitivity(grid, configs, eps) -> dict:
+    """SRVR-HMC's sensitivity to L, B0, B and η at every ε, from the counts of every configuration and step size.
+
+    Parameters
+    ----------
+    grid : list of dict
+        ``complexity_grid.csv`` rows (``method``, ``hyperparameters``, ``step_size``, ``epsilon``, ``evaluations``,
+        ``horizon_evaluations``).
+    configs : sequence of (L, B0, B)
+        ``srvr_configs``; the first is the base of the one-at-a-time design (``B0 = 0`` means n).
+    eps : sequence of float
+
+    Returns
+    -------
+    dict
+        ``{f"{ε:g}": {parameter: {"ratio": max/min count, "counts": {setting: count}, "lower_bound": bool}}}`` for the
+        ε the base configuration reaches; a parameter the design does not move is absent. ``lower_bound``: some
+        setting never reached ε and entered with its horizon's evaluations (the ratio is then a lower bound).
+    """
+    def key(c):
+        L, B0, B = c
+        return f"inner_loop_length={L};outer_batch_size={'n' if not B0 else B0};inner_batch_size={B}"
+    rows = [r for r in grid if r["method"] == "SRVR-HMC"]
+    base = tuple(configs[0])
+    out = {}
+    for e in eps:
+        at = [r for r in rows if r["epsilon"] == float(e)]
+
+        def count(r):
+            return (r["evaluations"], False) if math.isfinite(r["evaluations"]) else (r["horizon_evaluations"], True)
+
+        def tuned(c, at=at):
+            cand = [count(r) for r in at if r["hyperparameters"] == key(c)]
+            reached = [v for v, low in cand if not low]
+            return (min(reached), False) if reached else (max(v for v, _ in cand), True)
+        b_val, b_low = tuned(base)
+        if b_low:
+            continue
+        res = {}
+        for p, j in SRVR_PARAMETERS.items():
+            moved = [tuple(c) for c in configs if tuple(c) != base and all((c[i] == base[i]) == (i != j) for i in range(3))]
+            if not moved:
+                continue
+            vals = {key(base): (b_val, False), **{key(c): tuned(c) for c in moved}}
+            v = [x for x, _ in vals.values()]
+            res[p] = {"ratio": max(v) / min(v), "counts": {k: x for k, (x, _) in vals.items()},
+                      "lower_bound": any(low for _, low in vals.values())}
+        base_rows = sorted((r for r in at if r["hyperparameters"] == key(base)), key=lambda r: r["step_size"])
+        best = min((r for r in base_rows if math.isfinite(r["evaluations"])), key=lambda r: r["evaluations"])
+        near = [r for r in base_rows if best["step_size"] / ETA_WINDOW <= r["step_size"] <= best["step_size"] * ETA_WINDOW]
+        cnt = {f"eta={r['step_size']:g}": count(r) for r in near}
+        if len(cnt) < 2:   # no other step size of the grid within the window: nothing to read
+            out[f"{e:g}"] = res
+            continue
+        res["eta"] = {"ratio": max(x for x, _ in cnt.values()) / best["evaluations"],
+                      "counts": {k: x for k, (x, _) in cnt.items()}, "best_step_size": best["step_size"],
+                      "lower_bound": any(low for _, low in cnt.values())}
+        out[f"{e:g}"] = res
+    return out
 
 
 def _pair(rows, a, b, key):
@@ -173,7 +260,7 @@ def run_complexity(s: ComplexitySettings, out_dir, n_jobs=1, backend=None, progr
     """
     q = random_quadratic_sum(n=s.n_data, dim=s.dim, seed=s.hessian_seed, wishart_dof=s.wishart_dof)
     eps = np.asarray(s.epsilons, float)
-    rows, labels = _best_rows(s, q, eps)
+    rows, labels, grid = _best_rows(s, q, eps)
     fits = {}
     for label in labels:
         rr = [r for r in rows if r["method"] == label]
@@ -184,8 +271,10 @@ def run_complexity(s: ComplexitySettings, out_dir, n_jobs=1, backend=None, progr
                              "stay_below": _pair(rows, a, b, "evaluations_stay")} for a, b in ORDERED_PAIRS}
     ev, _ = np.linalg.eigh(q.hessian)
     write_csv(Path(out_dir) / "complexity.csv", rows)
+    write_csv(Path(out_dir) / "complexity_grid.csv", grid)
     write_json(Path(out_dir) / "complexity.json", {
         "fits": fits, "pairs": pairs, "settings": s.as_dict(),
+        "srvr_sensitivity": srvr_sensitivity(grid, s.srvr_configs, eps), "eta_window": ETA_WINDOW,
         "decades": float(np.log10(eps.max() / eps.min())),
         "target": {"kind": "quadratic sum, f_i(x) = x'A_i x/2 - b_i'x, A_i = G_i G_i'/m (Wishart), b_i = A_i c_i",
                    "n": q.n, "dim": q.dim, "hessian_eigenvalues": ev.tolist(),

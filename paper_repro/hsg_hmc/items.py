@@ -7,11 +7,10 @@ from sgmcmc_verify.ledger.coverage import Item
 P = "hsg_hmc"
 
 ITEMS = [
-    Item("Table 1, SGLD row", "table", "SGLD needs Õ(ε⁻⁸ λ*⁻⁹) stochastic gradients, minibatch Õ(ε⁻⁴ λ*⁻²)", not_run=(
-        "absent: the exact-moment complexity study (paper_repro/hsg_hmc/complexity.py) tunes only SG-UL-MCMC, "
-        "SRVR-HMC and HSG-HMC; the SGLD row is listed as absent by issue #25")),
-    Item("Table 1, SGHMC row", "table", "SGHMC needs Õ(ε⁻⁸ μ*⁻⁵) stochastic gradients, minibatch Õ(ε⁻⁴ μ*⁻²)", not_run=(
-        "absent: not in the exact-moment complexity study; listed as absent by issue #25")),
+    Item("Table 1, SGLD row", "table", "SGLD needs Õ(ε⁻⁸ λ*⁻⁹) stochastic gradients, minibatch Õ(ε⁻⁴ λ*⁻²)",
+         entries=(f"{P}.table1.exponent.SGLD",)),
+    Item("Table 1, SGHMC row", "table", "SGHMC needs Õ(ε⁻⁸ μ*⁻⁵) stochastic gradients, minibatch Õ(ε⁻⁴ μ*⁻²)",
+         entries=(f"{P}.table1.exponent.SGHMC",)),
     Item("Table 1, SG-UL-MCMC row", "table", "SG-UL-MCMC needs Õ(ε⁻⁶) stochastic gradients",
          entries=(f"{P}.table1.exponent.SG-UL-MCMC",)),
     Item("Table 1, SRVR-HMC row; 'the same as SRVR-HMC'", "table", "SRVR-HMC needs Õ(ε⁻⁴) stochastic gradients",
@@ -19,22 +18,18 @@ ITEMS = [
     Item("Table 1, HSG-HMC row", "table", "HSG-HMC needs Õ(ε⁻⁴) stochastic gradients with one sample per iteration",
          entries=(f"{P}.table1.exponent.HSG-HMC_periodic",)),
     Item("Table 1 (the headline)", "claim", "HSG-HMC improves on the baselines' ε-dependence",
-         entries=(f"{P}.table1.hsg_fewer_gradients_than_sg_ul_mcmc",)),
+         entries=(f"{P}.table1.hsg_improves_on_baselines", f"{P}.table1.hsg_fewer_gradients_than_sg_ul_mcmc")),
     Item("Table 1, mini-batch size and hyperparameter columns", "table",
          "the baselines' minibatch bounds and tuning-parameter counts (HSG-HMC: 1 and 1)", not_run=(
              "the baselines' minibatch sizes are other papers' bounds and the counts are properties of the algorithms "
-             "as written; HSG-HMC's one sample per iteration is its construction (eq. (7)), checked by "
-             "tests/verify/estimators/test_variance_reduced.py::test_hybrid_recursion_matches_equation_7")),
+             "as written; HSG-HMC's one sample per iteration is its construction (eq. (7)), counted by "
+             "hsg_hmc.eq7.hybrid_estimator_one_sample")),
     Item("Eqs. (4)-(6) and Lemma 1 (the exponential integrator)", "lemma",
-         "one step is the exact solution of the ULD SDE with frozen gradient; noise covariances (6)", not_run=(
-             "implemented in sgmcmc_verify.integrators.exponential.ExponentialIntegrator; tests/verify/integrators/"
-             "test_exponential.py checks the noise covariance (6) (test_noise_empirical_covariance_matches_eq6, with "
-             "an uncorrelated-noise plant caught), the zero-noise semigroup and the ODE solution; no ledger entry")),
+         "one step is the exact solution of the ULD SDE with frozen gradient; noise covariances (6)",
+         entries=(f"{P}.lemma1.exponential_integrator_exact",)),
     Item("Algorithm 1 and eq. (7) (the hybrid estimator)", "algorithm",
-         "g^(k+1) = ρ ∇F(x^(k+1)) + (1 − ρ)(g^(k) + ∇F(x^(k+1)) − ∇F(x^(k))), one sample per iteration", not_run=(
-             "implemented as sgmcmc_verify.samplers.hsg_hmc; tests/verify/estimators/test_variance_reduced.py::"
-             "test_hybrid_recursion_matches_equation_7 and ::test_rho_one_is_sg_ul_mcmc_step_for_step; run by every "
-             "HSG-HMC entry; no entry of its own")),
+         "g^(k+1) = ρ ∇F(x^(k+1)) + (1 − ρ)(g^(k) + ∇F(x^(k+1)) − ∇F(x^(k))), one sample per iteration",
+         entries=(f"{P}.eq7.hybrid_estimator_one_sample",)),
     Item("Remark 1", "remark", "differences from the hybrid estimators of the optimization literature", not_run=(
         "a statement about other papers: nothing to measure")),
     Item("Assumptions 1-3", "assumption", "unbiased bounded-variance gradients, mean-squared smoothness, dissipativity",
@@ -56,10 +51,11 @@ ITEMS = [
     Item("Lemma 3, condition (9)", "lemma", "the step-size condition (9) can be met with Remark 2's γ",
          entries=(f"{P}.lemma3.condition9_remark2",)),
     Item("Theorem 1, bound (13)", "theorem", "W2(p_x(k), p*) ≤ Γ₁(γ²Kη³ + 4η ln K + Cη³K²)^{1/4} + Γ₀ e^{−μ*Kη}",
-         not_run=("absent: the bound is not evaluated with the target's constants beside the measured W2 (the "
-                  "spectral gap μ* is not computable for the mixture); listed as absent by issue #25")),
+         entries=(f"{P}.theorem1.range_covers_iterations", f"{P}.theorem1.bound13_informative")),
     Item("Text after Theorem 1 (the two parts of (13))", "remark",
-         "discretization error vs the ULD's convergence to the target", not_run="follows Theorem 1 (not run)"),
+         "discretization error vs the ULD's convergence to the target", not_run=(
+             "the attribution of the two parts to their sources is a proof step; the second part has no computable "
+             "value on the mixture (μ*, Γ₀ = O(1/μ*)); the first is evaluated by hsg_hmc.theorem1.bound13_informative")),
     Item("Corollary 1 (ρ_k = 1/k)", "corollary", "HSG-HMC needs Õ(ε⁻⁴ μ*⁻³) stochastic gradients",
          entries=(f"{P}.table1.exponent.HSG-HMC_harmonic", f"{P}.table1.hsg_harmonic_fewer_gradients_than_sg_ul_mcmc")),
     Item("Text after Corollary 1 ('a very small η for large k')", "claim",
@@ -67,9 +63,8 @@ ITEMS = [
     Item("Corollary 2 (ρ reset every η⁻¹ steps)", "corollary", "the periodic schedule reaches Õ(ε⁻⁴ μ*⁻²)",
          entries=(f"{P}.table1.exponent.HSG-HMC_periodic", f"{P}.table1.hsg_fewer_gradients_than_sg_ul_mcmc")),
     Item("Text after Corollary 2 (SRVR-HMC's four hyperparameters)", "claim",
-         "L, B₀, B and η all affect SRVR-HMC's performance greatly", not_run=(
-             "absent: the Table 2 study tunes SRVR-HMC over a grid but no entry reads its sensitivity; listed as "
-             "absent by issue #25")),
+         "L, B₀, B and η all affect SRVR-HMC's performance greatly",
+         entries=(f"{P}.corollary2.srvr_hyperparameters_matter",)),
     Item("Remark 2", "remark", "u = 1 and γ from e^{−γη} = 0.9", not_run=(
         "a convention: the default friction of sgmcmc_verify.samplers.hsg_hmc / srvr_hmc / sg_ul_mcmc "
         "(friction=None → integrators.exponential.friction_for_decay; tests/verify/integrators/test_exponential.py::"
@@ -78,8 +73,8 @@ ITEMS = [
     Item("Figure 1", "figure", "SRVR-HMC and HSG-HMC explore both modes; the others concentrate on one",
          entries=(f"{P}.fig1.vr_methods_explore_both_modes",)),
     Item("Figure 1 text ('the sample complexity of HSG-HMC is much lower')", "claim",
-         "fewer samples per iterate for the same number of iterates", not_run=(
-             "absent: not counted from the stored runs; listed as absent by issue #25")),
+         "fewer samples per iterate for the same number of iterates",
+         entries=(f"{P}.fig1.fewer_gradients_per_iterate",)),
     Item("Table 2 (cells)", "table", "the six printed W2 values on the Gaussian mixture",
          entries=tuple(f"{P}.table2.cell.{m}" for m in ("SGLD", "SGHMC", "SG-UL-MCMC", "SVRG-LD", "SRVR-HMC",
                                                         "HSG-HMC"))),
@@ -93,11 +88,10 @@ ITEMS = [
          "the MH-corrected HMC reference represents the target; the W2 differences exceed the noise floor",
          entries=(f"{P}.table2.reference_agreement", f"{P}.table2.resolvable_from_floor")),
     Item("§ Gaussian mixture, 'when ‖a_i‖² ≥ 1, f_i is nonconvex and satisfies Assumption 3'", "claim",
-         "nonconvexity and dissipativity of the mixture", not_run=(
-             "not an entry: no exact check of the stated condition")),
-    Item("Table 3", "table", "statistics of the six LIBSVM data sets (dimension, train and test sizes)", not_run=(
-        "absent: the files are not shipped; paper_repro/hsg_hmc/blr.py reads them with --data but no entry checks the "
-        "printed statistics against them (issue #25)")),
+         "nonconvexity and dissipativity of the mixture",
+         entries=(f"{P}.mixture.nonconvex_when_norm_ge_1", f"{P}.mixture.assumption3")),
+    Item("Table 3", "table", "statistics of the six LIBSVM data sets (dimension, train and test sizes)",
+         entries=(f"{P}.table3.statistics",)),
     Item("Figure 2", "figure", "HSG-HMC has the best test NLL on all data sets", entries=(f"{P}.fig2.hsg_best_blr",)),
     Item("Figure 3 (HSG-HMC best)", "figure", "HSG-HMC achieves the best performance on the BNN",
          entries=(f"{P}.fig3.hsg_best",)),

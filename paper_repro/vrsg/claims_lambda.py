@@ -68,7 +68,9 @@ def _fit(key, what):
     def measure(root):
         fit = _thm6(root)["fits"][key]
         if "slope" not in fit:
-            return Unmeasured(fit.get("reason", "not fitted"), "more chains or a longer transient window", "replicates")
+            return Unmeasured(fit.get("reason", "not fitted"), "more chains or a longer transient window; with no "
+                              "fit stored this run gives no standard error to estimate how many", "replicates",
+                              factor=None)
         return Fit.from_stored(fit, replicates=int(_thm6(root)["setup"]["chains"]))
     return measure
 

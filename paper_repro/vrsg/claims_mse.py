@@ -13,7 +13,7 @@ from sgmcmc_verify.ledger.rules import all_of, bound, equivalent, identity, orde
 
 from .claims_identities import P, SEED
 
-__all__ = ["CLAIMS", "CONST_TOL", "MIN_DRAWS", "STEP_RULES", "cor4_best_n", "thm3_fit"]
+__all__ = ["CLAIMS", "CONST_TOL", "MIN_DRAWS", "STEP_RULES", "THM3_READINGS", "cor4_best_n", "thm3_fit"]
 
 #: Relative band for a fitted Theorem 3 constant against the model's exact asymptotic constant: the three-term form is
 #: the h -> 0, L h kappa -> inf limit and the grid reaches h kappa = 0.2, where O(h kappa) corrections are ~10 %.
@@ -67,6 +67,24 @@ def _thm3_c3(root):
     return {f"n = {n}": Estimate(v / full) for n, v in c3.items()}
 
 
+#: The two readings of Theorem 3's "a constant C independent of {h, L, n}" (seed 002, Theorem 3 and its proof).
+#: The statement, with N fixed ("in our finite-time setting, L and N are considered to be constants"): n takes the
+#: finitely many values 1..N, so one C exists as soon as the bound holds at every n (the largest per-n constant
+#: serves all); what can fail is the per-n three-term form, read as ``thm3.three_terms`` reads it. The proof (and
+#: Corollary 4, which optimizes the bound over n with C fixed): the n-dependence is all in eq. (7)'s E|dV|^2 term,
+#: the 1/(Lh) and h^2 constants being Lemma 1's, the same for every n; read on the model's exact h^2 constants.
+THM3_READINGS = {"statement, N fixed (one worst-case C over n <= N)":
+                 "the three-term form at every n, with the model's exact noise and 1/(Lh) constants",
+                 "proof and Corollary 4 (n enters only through eq. (7))":
+                 "the exact h^2 constant C3(n) / C3(N) the same for every n"}
+
+
+def _thm3_readings(root):
+    """Each reading of "C independent of n" with its measurement (:data:`THM3_READINGS`)."""
+    stated, proof = THM3_READINGS
+    return {stated: _thm3_terms(root), proof: _thm3_c3(root)}
+
+
 def _thm3_c3_note(root):
     f = thm3_fit(root)
     per = f["per_n"]
@@ -74,8 +92,8 @@ def _thm3_c3_note(root):
     return ("fitted C3: " + ", ".join(f"n = {n}: {fmt_num(per[n]['coef'][2])} [{fmt_num(per[n]['ci_low'][2])}, "
                                       f"{fmt_num(per[n]['ci_high'][2])}]" for n in ns)
             + f"; one set of constants for all n misfits the exact MSE by up to {f['joint']['max_rel_residual']:.0%}. "
-              "With N fixed a bound with C = the largest per-n constant still holds (that literal reading no "
-              "finite grid refutes); Corollary 4's optimization over n uses the constants as n-free")
+              "With N fixed, C = the largest per-n constant serves every n wherever the per-n bound holds (the "
+              "statement's reading); Corollary 4's optimization over n uses the constants as n-free (the proof's)")
 
 
 # ---- Corollary 4 ------------------------------------------------------------------------------------------
@@ -242,12 +260,18 @@ CLAIMS = [
            why=f"{CONST_TOL:.0%}: the three-term form is asymptotic (h -> 0, L h kappa -> inf) and the grid reaches "
                "h kappa = 0.2, where O(h kappa) corrections are ~10 %", figure="vrsg/thm3.png", note=_thm3_note,
            regression=_thm3_regression),
-    _claim("thm3.constant_independent_of_n", "Theorem 3 ('a constant C independent of {h, L, n}')",
-           "One constant C, independent of n, multiplies the three terms.", ("vrsg.thm3",), measure=_thm3_c3,
-           rule=equivalent(1.0, margin=CONST_TOL, quantity="exact h^2 constant C3(n) / C3(N)"),
-           expected="the model's exact h^2 constant ((E zeta^2 + kappa)/(2 kappa))^2 the same for every n in "
-                    "{batch_sizes} (within the margin), as Corollary 4's optimization over n uses it",
-           why=f"{CONST_TOL:.0%}, the band of the three-term fits", figure="vrsg/thm3.png", note=_thm3_c3_note),
+    _claim("thm3.constant_independent_of_n", "Theorem 3 ('a constant C independent of {h, L, n}') and its proof",
+           "One constant C, independent of n, multiplies the three terms.", ("vrsg.thm3",), measure=_thm3_readings,
+           rule=readings({r: equivalent(1.0, margin=CONST_TOL, quantity=q) for r, q in (
+               (next(iter(THM3_READINGS)), "fitted / exact asymptotic constant"),
+               (list(THM3_READINGS)[1], "exact h^2 constant C3(n) / C3(N)"))}),
+           expected="as stated with N fixed: the three-term form at every n in {batch_sizes} (per-n fits of the exact "
+                    "MSE, noise and 1/(Lh) constants within the margin of the exact ones), so that the largest per-n "
+                    "constant serves all n; as the proof and Corollary 4 use it: the model's exact h^2 constant "
+                    "((E zeta^2 + kappa)/(2 kappa))^2 the same for every n (within the margin)",
+           why=f"{CONST_TOL:.0%}, the band of the three-term fits; the two readings of 'independent of n' are decided "
+               "apart and combined by the ledger's rule (depends where they disagree)",
+           figure="vrsg/thm3.png", note=_thm3_c3_note),
     _claim("cor4.small_budget_full_batch", "Corollary 4, case 1",
            "When T < O(27/8 Gamma_M^3 N^6) the MSE is decreasing in n on [1, N]; the minimum is at n = N.", _COR4,
            measure=_small_budget,

@@ -13,8 +13,7 @@ ITEMS = [
          "vrSG-MCMC's stochastic gradient is an unbiased estimate of the full gradient",
          entries=(f"{P}.eq10.unbiased",)),
     Item("Introduction, 'the same bias bound as standard SG-MCMC'", "claim",
-         "vrSG-MCMC has the stationary bias of the SG-MCMC it wraps", not_run=(
-             "absent: no entry compares the exact stationary bias of vrSG-LD and SGLD on the §5 model (issue #25)")),
+         "vrSG-MCMC has the stationary bias of the SG-MCMC it wraps", entries=(f"{P}.intro.same_bias_bound",)),
     Item("Assumption 1 (T ∝ nL) and Assumption 2", "assumption", "a fixed budget linear in nL; ergodicity and the "
          "Poisson equation's regularity", not_run=("hypotheses: nothing to measure; Assumption 1 sets the budgets of "
                                                   "the Corollary 4 entries")),
@@ -36,16 +35,14 @@ ITEMS = [
     Item("Corollary 4, case 3 (the thresholds)", "corollary",
          "between 27/8 Γ³N⁶ and N⁷ the optimum is at n = 1 or n = N", entries=(f"{P}.cor4.crossover_scale",)),
     Item("Algorithm 1 (vrSG-MCMC)", "algorithm",
-         "old gradient on n1 data every m steps, current correction on n2 data", not_run=(
-             "implemented as sgmcmc_verify.samplers.vrsg_ld / vrsg_hmc (estimator vrsg_estimator); tests/verify/"
-             "estimators/test_vrsg.py checks 2·n2 evaluations per step plus n1 per refresh, the anchor refresh every "
-             "m steps and that n1 = N is SVRG-LD step for step; no entry of its own")),
+         "old gradient on n1 data every m steps, current correction on n2 data", entries=(
+             f"{P}.alg1.costs_and_refresh", f"{P}.alg1.full_anchor_is_svrg_ld")),
     Item("Algorithm 1 ('Sample w/t replacement') vs eq. (7) and Proposition 10", "claim",
          "which sampling scheme the identities describe", entries=(
              f"{P}.thm3.eq7_algorithm1_sampling", f"{P}.prop10.algorithm1_sampling")),
     Item("Comparison with SVRG-LD; Appendix 'Discussion of ... Dubey et al. 2016', eq. (13)-(15)", "claim",
-         "Dubey et al.'s bound does not show an improvement over SGLD; Theorem 6 does", not_run=(
-             "absent: no entry evaluates bounds (13)-(15) against (14) (issue #25)")),
+         "Dubey et al.'s bound does not show an improvement over SGLD; Theorem 6 does", entries=(
+             f"{P}.dubey.bound13_no_improvement", f"{P}.dubey.theorem6_improvement_on_model")),
     Item("Lemma 5", "lemma", "E α_li = E β_li + O(mh)", entries=(f"{P}.lemma5.mean_difference_O_mh",)),
     Item("Lemma 9 (Lemma 8 of Chen et al. 2016)", "lemma", "the τ-step-old parameter bound", not_run=(
         "a cited result; its use is checked through Lemma 5's entry")),
@@ -57,12 +54,10 @@ ITEMS = [
              f"{P}.thm6.mse_improves_iff_n1_gt_n2",)),
     Item("Proof of Theorem 6 (the O(mh) term)", "equation", "replacing α by β costs O(mh)",
          entries=(f"{P}.thm6.remainder_O_mh",)),
-    Item("Remark 7", "remark", "with n1 = N (Dubey et al.) λ_l is positive; the bound is not necessarily better", not_run=(
-        "implemented: sgmcmc_verify.analytic.vrsg.lambda_remark7, checked in tests/analytic/test_vrsg_identities.py::"
-        "test_lambda_forms_printed_derived_remark7_exact (Remark 7's λ equals the derived λ at n1 = N and differs "
-        "from Theorem 6's printed λ, in sympy); no ledger entry (issue #25 lists it)")),
+    Item("Remark 7", "remark", "with n1 = N (Dubey et al.) λ_l is positive; the bound is not necessarily better", entries=(
+        f"{P}.remark7.lambda_is_theorem6_at_N", f"{P}.remark7.lambda_positive")),
     Item("Remark 8 (the budget form of Theorem 6)", "remark", "O((A_M + mh − λ_M)(n1/m + n2)/T + 1/(Lh) + h²)",
-         not_run="algebra on Theorem 6 with Assumption 1: no entry"),
+         entries=(f"{P}.remark8.budget_form",)),
     Item("Remark 8, last sentence", "claim", "vrSG-MCMC always improves standard SG-MCMC at the same computational time",
          entries=(f"{P}.remark8.always_improves",)),
     Item("Eq. (12)", "equation", "E‖ΔV_l‖² = A_l + B_l + 2C_l", entries=(f"{P}.eq12.factor_two",)),
@@ -71,9 +66,7 @@ ITEMS = [
     Item("Proposition 10 (C_l)", "proposition", "the closed form of C_l, literal and symmetric readings of Σ_{i<j}",
          entries=(f"{P}.prop10.C_literal_reading", f"{P}.prop10.C_symmetric_reading")),
     Item("Appendix, 'with larger minibatch size n1, we can get smaller MSEs'", "claim",
-         "B_l + C_l is larger for n1 ≠ N than for n1 = N", not_run=(
-             "not an entry: the n1 dependence of the exact per-step reduction is measured in vrsg.thm6.lambda_sign's "
-             "evidence (paper_repro/vrsg/theory_lambda.py), not decided on its own")),
+         "B_l + C_l is larger for n1 ≠ N than for n1 = N", entries=(f"{P}.appendix.larger_n1_smaller_mse",)),
     Item("§5 'A synthetic experiment', Figure 1 (data evaluations)", "figure",
          "n = 1 achieves the lowest MSE (Corollary 4's long-run case)",
          entries=(f"{P}.fig1.sgld_evaluations", f"{P}.fig1.vrsg_evaluations")),
@@ -91,11 +84,13 @@ ITEMS = [
          "a minibatch old gradient (n1) instead of the whole data makes a much more efficient algorithm",
          entries=(f"{P}.fig2.mnist.svrg_slower", f"{P}.fig5.large_n1_close")),
     Item("§5 'Convolutional neural networks', Figure 3 (top) and Figure 7 (top), CNN-4", "figure",
-         "vrSG-MCMC converges much faster than SGLD on CIFAR-10 with C32-C32-C64-C32", entries=(f"{P}.fig3.cnn4",)),
+         "vrSG-MCMC converges much faster than SGLD on CIFAR-10 with C32-C32-C64-C32", entries=(
+             f"{P}.fig3.cnn4_mnist.faster_than_sgld", f"{P}.fig3.cnn4_cifar10.faster_than_sgld", f"{P}.fig3.cnn4")),
     Item("§5, Figure 3 (bottom) and Figure 7 (bottom), ResNet-20", "figure",
          "vrSG-MCMC beats SGLD on ResNet-20, with a larger gap than on CNN-4 and smoother curves", entries=(f"{P}.fig3.resnet20",)),
     Item("§5, Figures 3-4 text ('learning curves much less noisy')", "claim",
-         "vrSG-MCMC's learning curves are smoother (decided with ResNet-20; no entry for CNN-4 or the LSTMs)", entries=(f"{P}.fig3.resnet20",)),
+         "vrSG-MCMC's learning curves are smoother (reduced CNN-4 and MLP on MNIST; ResNet-20 and the LSTMs not run)",
+         entries=(f"{P}.fig3.smoother_curves", f"{P}.fig3.resnet20")),
     Item("§5 'Recurrent neural networks', Figure 4 (top), PTB", "figure", "lower test perplexity than SGLD",
          entries=(f"{P}.fig4.ptb",)),
     Item("§5, Figure 4 (bottom), WikiText-2", "figure", "lower test perplexity than SGLD",
@@ -106,9 +101,7 @@ ITEMS = [
          entries=(f"{P}.fig5.large_n1_close",)),
     Item("Appendix, Figure 8 (MNIST)", "figure", "training error/loss: vrSG-MCMC beats SGLD",
          entries=(f"{P}.fig8.mnist.training",)),
-    Item("Appendix, Figure 8 (CIFAR-10)", "figure", "training error/loss on CIFAR-10", not_run=(
-        "absent: no entry reads the CIFAR-10 training curves (CIFAR-10 is not shipped; issue #25 asks for an entry "
-        "that runs when it is given by path)")),
+    Item("Appendix, Figure 8 (CIFAR-10)", "figure", "training error/loss on CIFAR-10", entries=(f"{P}.fig8.cifar10.training",)),
     Item("Appendix, Figure 9 (top), Bayesian logistic regression on Pima", "figure",
          "vrSG-MCMC's test NLL falls below SGLD's for every n1", entries=(f"{P}.fig9.pima.every_n1_beats_sgld",)),
 ]

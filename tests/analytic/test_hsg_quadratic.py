@@ -112,6 +112,42 @@ def test_quadratic_sum_rejects_bad_input():
         QuadraticSum(np.zeros((3, 2, 2)), np.zeros((3, 2)))
     q = random_quadratic_sum(n=5)
     with pytest.raises(ValueError, match="method"):
-        exact_trajectory(q, "SGLD", 0.1, 10)
+        exact_trajectory(q, "SVRG-LD", 0.1, 10)
     with pytest.raises(ValueError, match="iterations"):
         exact_trajectory(q, "HSG-HMC", 0.1, 0)
+
+
+# ---- Table 1's SGLD and SGHMC rows: the Euler–Maruyama baselines --------------------------------------------------
+
+def _euler_cases():
+    from sgmcmc_verify.integrators.exponential import friction_for_decay
+    from sgmcmc_verify.samplers import sghmc, sgld
+    return [("SGLD", 0.004, lambda t, h: sgld(t, h, batch_size=3)),
+            ("SGHMC", 0.05, lambda t, h: sghmc(t, h, friction_for_decay(h), batch_size=3))]
+
+
+@pytest.mark.statistical(pair="analytic.hsg_quadratic.euler")
+@pytest.mark.parametrize("i", range(2))
+def test_exact_moments_match_euler_samplers(quad, i):
+    method, h, make = _euler_cases()[i]
+    steps = 40
+    r = exact_trajectory(quad, method, h, steps, batch_size=3)
+    x, ev = _mc(quad, make, steps, h, 300 + i)
+    assert zmax_moments(x, r["mean"][-1], r["cov"][-1]) < Z
+    assert r["evaluations"][-1] == ev
+
+
+@pytest.mark.negative_control(pair="analytic.hsg_quadratic.euler")
+def test_euler_moment_check_catches_half_noise(quad):
+    """Planted bug: SGLD with noise √h instead of √(2h) (the sampler at inverse temperature 2)."""
+    from sgmcmc_verify.samplers import sgld
+    h, steps = 0.004, 40
+    r = exact_trajectory(quad, "SGLD", h, steps, batch_size=3)
+    x, _ = _mc(quad, lambda t, hh: sgld(t, hh, batch_size=3, inverse_temperature=2.0), steps, h, 302)
+    assert zmax_moments(x, r["mean"][-1], r["cov"][-1]) > Z
+
+
+def test_unstable_step_is_not_a_hit(quad):
+    """A diverging run reports NaN, never the 0 that the Bures formula returns once the moments overflow."""
+    r = exact_trajectory(quad, "SGLD", 0.5, 2000)
+    assert not np.any(r["w2"][1:] <= 1e-3)

@@ -64,6 +64,7 @@ def data_used(root, experiment: str, sources: dict | None = None) -> tuple:
     return tuple(out)
 
 
-def tuned(value, grid, parameter: str = "step size") -> TunedChoice:
-    """A :class:`TunedChoice` from a chosen value and the values tried."""
-    return TunedChoice(float(value), tuple(float(g) for g in grid), parameter)
+def tuned(value, grid, parameter: str = "step size", least: float | None = None) -> TunedChoice:
+    """A :class:`TunedChoice` from a chosen value and the values tried (``least``: the parameter's smallest possible
+    value, not a grid edge when the grid starts there)."""
+    return TunedChoice(float(value), tuple(float(g) for g in grid), parameter, least)

@@ -305,11 +305,21 @@ class OnData:
 
 @dataclass(frozen=True)
 class TunedChoice:
-    """The value a tuning run chose for ``parameter`` and the grid it chose from (sorted)."""
+    """The value a tuning run chose for ``parameter`` and the grid it chose from (sorted).
+
+    ``least``: the smallest value the parameter can take at all (a batch size of 1), when the grid starts there: a
+    choice at that end is not a grid edge (no optimum lies below it).
+
+    Examples
+    --------
+    >>> TunedChoice(1, (1, 10), "batch size").at_edge, TunedChoice(1, (1, 10), "batch size", least=1).at_edge
+    ('low', None)
+    """
 
     value: float
     grid: tuple
     parameter: str = "step size"
+    least: float | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "grid", tuple(sorted(float(g) for g in self.grid)))
@@ -317,10 +327,13 @@ class TunedChoice:
 
     @property
     def at_edge(self) -> str | None:
-        """``"low"`` / ``"high"`` when the choice is an end of a grid of at least 2 values, else None."""
+        """``"low"`` / ``"high"`` when the choice is an end of a grid of at least 2 values (the low end not when it is
+        the parameter's ``least`` value), else None."""
         if len(self.grid) < 2:
             return None
         if math.isclose(self.value, self.grid[0], rel_tol=1e-12):
+            if self.least is not None and math.isclose(self.value, self.least, rel_tol=1e-12):
+                return None
             return "low"
         if math.isclose(self.value, self.grid[-1], rel_tol=1e-12):
             return "high"
@@ -347,9 +360,13 @@ class NotAtScale:
 @dataclass(frozen=True)
 class Unmeasured:
     """The stored result holds no estimate of the quantity: ``reason`` (what the run found) and ``needs`` (what would
-    measure it), ``kind`` one of :data:`sgmcmc_verify.ledger.verdict.DECIDE_KINDS` (``"steps"``, ``"replicates"`` ...).
+    measure it), ``kind`` one of :data:`sgmcmc_verify.ledger.verdict.DECIDE_KINDS` (``"steps"``, ``"replicates"`` ...),
+    ``factor`` how many times this run's replicates or steps would measure it, estimated from the run (None where
+    the run gives no basis for an estimate; ``needs`` then says why). Extractors pass ``kind`` explicitly, and
+    ``factor=`` with ``"replicates"`` / ``"steps"`` (``tests/verify/ledger/test_decide_by.py`` checks it).
     """
 
     reason: str
     needs: str
     kind: str = "steps"
+    factor: float | None = None

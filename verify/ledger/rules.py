@@ -268,7 +268,7 @@ def judge(rule: Rule, m) -> Verdict:
         return Verdict("not run (scale)", {"reason": m.reason, "needs": m.needs}, decide_by=DecideBy("scale", m.needs),
                        measured_text=f"nothing at this scale ({m.reason})", expected_text=rule.expected())
     if isinstance(m, Unmeasured):
-        return Verdict("inconclusive", {"unmeasured": m.reason}, decide_by=DecideBy(m.kind, m.needs),
+        return Verdict("inconclusive", {"unmeasured": m.reason}, decide_by=DecideBy(m.kind, m.needs, m.factor),
                        measured_text=f"no estimate ({m.reason})", expected_text=rule.expected())
     if isinstance(m, OnData):
         return data_basis(judge(rule, m.inner), m)
@@ -513,10 +513,17 @@ class SlopeIn(Rule):
             return Verdict("inconclusive", ev, decide_by=DecideBy("grid", f"a grid spanning >= {fmt_num(self.min_span)} "
                            f"decades (this one spans {fmt_num(m.span or 0, 2)})"), measured_text=m.text(),
                            expected_text=exp)
-        if m.unbounded:
-            return Verdict("inconclusive", ev, decide_by=DecideBy("replicates", "more realizations: the bootstrap could "
-                           f"not bound the {m.unbounded} end of the interval"), measured_text=m.text(), expected_text=exp)
         lo, hi = self.slope - self.tolerance, self.slope + self.tolerance
+        if m.unbounded:   # the bounded side's half-width stands in for the other's (a symmetric interval)
+            half = (m.slope - m.ci_low) if m.unbounded == "high" else (m.ci_high - m.slope)
+            d = min(abs(m.slope - lo), abs(m.slope - hi))
+            f = (half / d) ** 2 if d > 0 and half > 0 else math.inf
+            by = _two_way(f if lo <= m.slope <= hi else math.inf,
+                          math.inf if (lo <= m.slope <= hi or self.masked) else f, m.replicates, "the slope",
+                          "realizations")
+            by = DecideBy(by.kind, f"the bootstrap could not bound the {m.unbounded} end of the interval (too many "
+                                   f"replicates with a non-positive mean); from the bounded side: {by.text}", by.factor)
+            return Verdict("inconclusive", ev, decide_by=by, measured_text=m.text(), expected_text=exp)
         if lo <= m.ci_low and m.ci_high <= hi:
             return Verdict("held", ev, measured_text=m.text(), expected_text=exp)
         below, above = m.ci_high < lo, m.ci_low > hi

@@ -254,13 +254,21 @@ def map_grid(m: Mapping | None) -> dict | None:
 
     One level: ``{"rows": None, "cols": [keys], "cells": [[cell, ...]]}`` (one row). Two levels (e.g. reading ×
     data set): rows are the first-level keys, columns the union of the second-level keys; a missing cell is None.
-    Each cell is ``{"label", "status", "title"}``. Deeper levels are summarized by the second level's status.
+    Each cell is ``{"label", "status", "title"}``. Deeper levels are summarized by the second level's status. When
+    only some first-level entries have a map (a reading decided over data draws beside one decided once), the grid has
+    two levels all the same: an entry without a map is a row whose header carries its status and whose cells are
+    empty, so that the regions of every entry that has them are drawn.
 
     Examples
     --------
     >>> g = map_grid({"a": {"status": "held", "label": "held", "measured": "x", "map": None}})
     >>> g["cols"], g["cells"][0][0]["status"]
     (['a'], 'held')
+    >>> leaf = {"status": "failed", "label": "failed", "measured": "y", "map": None}
+    >>> g = map_grid({"once": leaf, "per draw": {"status": "depends", "label": "depends", "measured": "",
+    ...                                         "map": {"draw 1": leaf, "draw 2": {**leaf, "status": "held"}}}})
+    >>> g["cols"], [r[0] for r in g["rows"]], g["cells"][0], [c["status"] for c in g["cells"][1]]
+    (['draw 1', 'draw 2'], ['once', 'per draw'], [None, None], ['failed', 'held'])
     """
     if not m:
         return None
@@ -268,11 +276,11 @@ def map_grid(m: Mapping | None) -> dict | None:
     def cell(v):
         return None if v is None else {"status": v["status"], "label": v["label"],
                                        "title": " ".join(str(v.get("measured") or "").split())[:400]}
-    if all(v.get("map") for v in m.values()):
-        cols = list(dict.fromkeys(k for v in m.values() for k in v["map"]))
+    if any(v.get("map") for v in m.values()):
+        cols = list(dict.fromkeys(k for v in m.values() for k in (v.get("map") or {})))
         return {"rows": [(k, cell(v)) for k, v in m.items()], "cols": cols,
-                "axis": next(iter(m.values())).get("axis"),
-                "cells": [[cell(v["map"].get(c)) for c in cols] for v in m.values()]}
+                "axis": next(v for v in m.values() if v.get("map")).get("axis"),
+                "cells": [[cell((v.get("map") or {}).get(c)) for c in cols] for v in m.values()]}
     return {"rows": None, "cols": list(m), "axis": None, "cells": [[cell(v) for v in m.values()]]}
 
 

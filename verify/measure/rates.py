@@ -150,19 +150,23 @@ def slope_status(fit: SlopeFit, expected: float, tolerance: float) -> str:
 class BoundFit(NamedTuple):
     """coef : (C1, C2, C3) of ``C1/T + C2·h/T + C3·h²`` (C2 already multiplies the trace factor if
     the caller scaled h by it); ci : (3, 2) bootstrap intervals at ``level``; rel_rmse :
-    root-mean-square relative residual of the fit; boot : (n_boot, 3)."""
+    root-mean-square relative residual of the fit; boot : (n_boot, 3); nonnegative : whether the
+    coefficients were constrained to be >= 0 (then a coefficient at 0 in every replicate is the
+    constraint, not an estimate)."""
 
     coef: np.ndarray
     ci: np.ndarray
     rel_rmse: float
     boot: np.ndarray
     level: float = 0.95
+    nonnegative: bool = True
 
     def as_dict(self) -> dict:
         names = ("C1", "C2", "C3")
         return {"coef": dict(zip(names, map(float, self.coef))),
                 "ci": {k: [float(self.ci[i, 0]), float(self.ci[i, 1])] for i, k in enumerate(names)},
-                "level": float(self.level), "rel_rmse": float(self.rel_rmse), "n_boot": int(self.boot.shape[0])}
+                "level": float(self.level), "rel_rmse": float(self.rel_rmse), "n_boot": int(self.boot.shape[0]),
+                "nonnegative": bool(self.nonnegative)}
 
 
 def _nnls_rel(Xd, y):
@@ -171,13 +175,26 @@ def _nnls_rel(Xd, y):
     return coef
 
 
-def fit_bound(h, T, samples: Sequence[np.ndarray], *, n_boot: int = 500, level: float = 0.95,
-              rng: np.random.Generator | int | None = 0) -> BoundFit:
-    """Fit ``MSE(h, T) ≈ C1/T + C2·h/T + C3·h²`` with ``C_i >= 0`` on an (h, T) grid.
+def _lsq_rel(Xd, y):
+    """Unconstrained least squares on relative residuals ``(X c − y)/y`` (a coefficient may come out negative)."""
+    w = 1.0 / y
+    coef, *_ = np.linalg.lstsq(Xd * w[:, None], np.ones_like(y), rcond=None)
+    return coef
 
-    The fit is non-negative least squares on relative residuals ``(model − MSE)/MSE`` (the grid
-    spans decades), and the intervals come from resampling the realizations of every grid point
-    independently.
+
+def fit_bound(h, T, samples: Sequence[np.ndarray], *, n_boot: int = 500, level: float = 0.95,
+              rng: np.random.Generator | int | None = 0, nonnegative: bool = True) -> BoundFit:
+    """Fit ``MSE(h, T) ≈ C1/T + C2·h/T + C3·h²`` on an (h, T) grid, with ``C_i >= 0`` or unconstrained.
+
+    The fit is least squares on relative residuals ``(model − MSE)/MSE`` (the grid spans decades),
+    non-negative (``nonnegative=True``, the default) or unconstrained, and the intervals come from
+    resampling the realizations of every grid point independently.
+
+    A non-negative fit cannot put a coefficient below 0: a term the data do not support sits at
+    the constraint with a zero-width interval, which is no estimate of it. The unconstrained fit
+    gives every coefficient a two-sided interval, so that a term of the wrong sign (an MSE that
+    *falls* with h at fixed T beyond what C1/T explains, say) is resolved as such; it is what a
+    claim that the three terms are present and positive is graded on.
 
     Parameters
     ----------
@@ -188,10 +205,30 @@ def fit_bound(h, T, samples: Sequence[np.ndarray], *, n_boot: int = 500, level: 
         share realizations (several T of one run) are resampled independently; this widens
         nothing and only ignores the correlation between them.
     n_boot, level, rng : as :func:`fit_slope`
+    nonnegative : bool
+        Constrain the coefficients to be >= 0 (``scipy.optimize.nnls``); False: ordinary least
+        squares (``numpy.linalg.lstsq``).
 
     Returns
     -------
     BoundFit
+
+    Raises
+    ------
+    ValueError
+        ``h``, ``T`` and ``samples`` of different lengths or fewer than 3 points; a non-positive
+        ``h``, ``T`` or MSE.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> h = np.array([1e-3, 2e-3, 4e-3, 1e-3, 2e-3, 4e-3]); T = np.array([1., 1., 1., 4., 4., 4.])
+    >>> mse = 1.0 / T - 50.0 * h / T + 10.0 * h**2           # a negative h/T term
+    >>> cols = [m * rng.exponential(1.0, 4000) for m in mse]
+    >>> bool(fit_bound(h, T, cols, n_boot=50, nonnegative=False).ci[1, 1] < 0)     # resolved below 0
+    True
+    >>> float(fit_bound(h, T, cols, n_boot=50).ci[1, 1])                      # the constraint
+    0.0
     """
     hs = check_finite_array("h", h, ndim=1)
     Ts = check_finite_array("T", T, ndim=1)
@@ -204,14 +241,15 @@ def fit_bound(h, T, samples: Sequence[np.ndarray], *, n_boot: int = 500, level: 
     y = np.array([c.mean() for c in cols])
     if np.any(y <= 0):
         raise ValueError("every MSE must be > 0")
-    coef = _nnls_rel(Xd, y)
+    solve = _nnls_rel if nonnegative else _lsq_rel
+    coef = solve(Xd, y)
     rel = (Xd @ coef - y) / y
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     bm = _boot_means(cols, False, check_positive_int("n_boot", n_boot), rng)
-    boot = np.array([_nnls_rel(Xd, np.clip(b, np.finfo(float).tiny, None)) for b in bm])
+    boot = np.array([solve(Xd, np.clip(b, np.finfo(float).tiny, None)) for b in bm])
     a = (1 - level) / 2
     ci = np.stack([np.quantile(boot, a, axis=0), np.quantile(boot, 1 - a, axis=0)], axis=1)
-    return BoundFit(coef, ci, float(np.sqrt(np.mean(rel**2))), boot, float(level))
+    return BoundFit(coef, ci, float(np.sqrt(np.mean(rel**2))), boot, float(level), bool(nonnegative))
 
 
 def se_from_interval(low: float, high: float, level: float) -> float:

@@ -92,9 +92,10 @@ class CNNClassifierTarget:
         Output channels ``C_l`` of the convolutional layers (the EWSG text: 32 and 64).
     kernel : int, default 5
         Side ``k`` of the square kernels (valid convolution, stride 1).
-    pool : int, default 2
-        Side of the non-overlapping max pooling after every convolution (1: no pooling); rows and columns
-        that do not fill a pooling window are dropped, as in ``floor`` pooling.
+    pool : int or sequence of int, default 2
+        Side of the non-overlapping max pooling after every convolution (1: no pooling), or one side per
+        convolution (vrSG-MCMC's CNN-4 pools after its first three convolutions only: ``(2, 2, 2, 1)``); rows
+        and columns that do not fill a pooling window are dropped, as in ``floor`` pooling.
     dense : sequence of int, default (200, 200)
         Widths of the hidden dense (ReLU) layers before the softmax layer; may be empty.
     n_classes : int or None
@@ -189,7 +190,13 @@ class CNNClassifierTarget:
         channels = _tuple_of_positive_ints("conv_channels", self.conv_channels, allow_empty=True)
         dense = _tuple_of_positive_ints("dense", self.dense, allow_empty=True)
         check_positive_int("kernel", self.kernel)
-        check_positive_int("pool", self.pool)
+        if isinstance(self.pool, (int, np.integer)):
+            pools = (check_positive_int("pool", self.pool),) * len(channels)
+        else:
+            pools = _tuple_of_positive_ints("pool", self.pool, allow_empty=True)
+            if len(pools) != len(channels):
+                raise ValueError(f"pool must be one integer or one per convolution ({len(channels)}), got {self.pool!r}")
+        object.__setattr__(self, "_pools", pools)
         check_positive_int("chunk_size", self.chunk_size)
         K = int(y.max()) + 1 if self.n_classes is None else check_positive_int("n_classes", self.n_classes)
         if y.min() < 0 or y.max() >= K:
@@ -207,12 +214,12 @@ class CNNClassifierTarget:
         if self.prior is not None and not (hasattr(self.prior, "gradient") and hasattr(self.prior, "potential")):
             raise ValueError(f"prior must have gradient and potential, got {self.prior!r}")
         H, W, C = self.image_shape
-        k, p = self.kernel, self.pool
-        for cout in channels:
+        k = self.kernel
+        for cout, p in zip(channels, pools):
             H, W = (H - k + 1) // p, (W - k + 1) // p
             if H < 1 or W < 1:
                 raise ValueError(f"image_shape {tuple(X.shape[1:])} is too small for {len(channels)} convolutions of "
-                                 f"kernel {k} and pooling {p}: a feature map becomes empty")
+                                 f"kernel {k} and pooling {self.pool}: a feature map becomes empty")
             C = cout
         object.__setattr__(self, "_flat", H * W * C)
         shapes, cin = {}, self.image_shape[2]
@@ -285,9 +292,9 @@ class CNNClassifierTarget:
     def _forward(self, params, Xb):
         """Logits ``(c, b, K)`` and the tape the backward pass reads. ``Xb``: ``(c, b, H, W, C)``."""
         c, b = Xb.shape[:2]
-        k, p = self.kernel, self.pool
+        k = self.kernel
         a, tape, i = Xb, [], 0
-        for _ in self.conv_channels:
+        for p in self._pools:
             Kl, cl = params[i], params[i + 1]
             i += 2
             Ho, Wo, cin = a.shape[2] - k + 1, a.shape[3] - k + 1, a.shape[4]
@@ -300,7 +307,7 @@ class CNNClassifierTarget:
             win = win.reshape(c, b, Hp, Wp, -1, p * p)
             arg = np.argmax(win, axis=-1)                                        # first maximum of each window
             a = np.take_along_axis(win, arg[..., None], axis=-1)[..., 0]          # (c, b, Hp, Wp, C)
-            tape.append(("conv", P, z, arg, (Ho, Wo, cin)))
+            tape.append(("conv", P, z, arg, (Ho, Wo, cin, p)))
         h = a.reshape(c, b, -1)
         for j in range(len(self.dense) + 1):
             W, bias = params[i], params[i + 1]
@@ -313,7 +320,7 @@ class CNNClassifierTarget:
     def _backward(self, params, tape, delta, per_datum):
         """Gradients of ``Σ_j δ_j · logits_j`` (one per datum if ``per_datum``), in the order of θ."""
         c, b = delta.shape[:2]
-        k, p = self.kernel, self.pool
+        k = self.kernel
         grads = []
         i = len(params)
         d = delta
@@ -334,7 +341,7 @@ class CNNClassifierTarget:
                 if t is tape[len(self.conv_channels)] and self.conv_channels:
                     d = d.reshape((c, b) + self._pooled_shape(len(self.conv_channels)))
             else:
-                _, P, z, arg, (Ho, Wo, cin) = t
+                _, P, z, arg, (Ho, Wo, cin, p) = t
                 Kl = params[i]
                 Hp, Wp, C = d.shape[2:]
                 win = np.zeros((c, b, Hp, Wp, C, p * p))
@@ -363,8 +370,8 @@ class CNNClassifierTarget:
 
     def _pooled_shape(self, layers):
         H, W, C = self.image_shape
-        for cout in self.conv_channels[:layers]:
-            H, W, C = (H - self.kernel + 1) // self.pool, (W - self.kernel + 1) // self.pool, cout
+        for cout, p in zip(self.conv_channels[:layers], self._pools):
+            H, W, C = (H - self.kernel + 1) // p, (W - self.kernel + 1) // p, cout
         return (H, W, C)
 
     def _check_idx(self, theta, idx):

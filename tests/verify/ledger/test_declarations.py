@@ -222,6 +222,8 @@ def test_no_paper_imports_another_papers_private_names():
 FIGURES_OUTSIDE_SMOKE = {
     "ewsg_iclr.fig1h.best_M_19_at_n100": ("fig1h", "the n = 100 study runs from the default scale on"),
     "vrsg.fig2.cifar10.faster_than_sgld": ("fig2_", "drawn when CIFAR-10 is given (--data cifar10=DIR)"),
+    "vrsg.fig3.cnn4_cifar10.faster_than_sgld": ("fig3_cnn4_", "drawn when CIFAR-10 is given (--data cifar10=DIR)"),
+    "vrsg.fig8.cifar10.training": ("_fig2_and_8", "drawn (fig8_cifar10) when CIFAR-10 is given (--data cifar10=DIR)"),
 }
 
 

@@ -3,6 +3,7 @@
 No Chromium is needed except in the last test, which is skipped without it; the Chromium half of
 ``make report-check`` is exercised here with a stand-in executable that prints a canned DOM and log.
 """
+import functools
 import json
 import os
 import re
@@ -220,3 +221,74 @@ def test_report_check_copies_the_index_screenshot_for_the_readme(site, tmp_path,
     bad = _fake_chromium(tmp_path, "<html>")                  # the load event never seen: a problem
     assert main(["--out", str(out), "--no-render", "--chromium", bad, "--readme-screenshot", str(dst)]) == 1
     assert not dst.exists()
+
+
+# ---- every claim that can depend shows its map (issue #24) ----------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _depends_records_cached():
+    return tuple(_depends_records_uncached())
+
+
+def _depends_records():
+    return [dict(r) for r in _depends_records_cached()]
+
+
+def _depends_records_uncached():
+    """One record per declared claim whose rule can reach ``depends``: the ledger's own verdict on the rule's constructed
+    ``depends`` measurement, as the report writes it (status, label, map, axis)."""
+    from sgmcmc_verify.ledger.claims import all_claims
+    from sgmcmc_verify.ledger.rules import judge
+
+    recs = []
+    for c in all_claims():
+        if not c.declared or "depends" not in c.rule.outcomes():
+            continue
+        v = judge(c.rule, c.rule.example("depends"))
+        assert v.status == "depends", c.id
+        rec = _record(c.id, c.paper, "depends")
+        rec.update(label=v.label, basis=v.basis, axis=v.axis, map=v.map_record(), line=v.line)
+        recs.append(rec)
+    return recs
+
+
+def map_problems(page: str, rec) -> list[str]:
+    """What of ``rec``'s map its ``<article>`` on ``page`` does not show: the map box, a first-level key, or (where the
+    first level has maps) a second-level key."""
+    import html
+
+    start = page.find(f'id="{rec["id"]}"')
+    if start < 0:
+        return [f"{rec['id']}: not on the page"]
+    sect = page[start:page.find("</article>", start)]
+    if 'class="mapbox"' not in sect:
+        return [f"{rec['id']}: no map"]
+    keys = list(rec["map"]) + [k for v in rec["map"].values() for k in (v.get("map") or {})]
+    return [f"{rec['id']}: {k!r} not drawn" for k in dict.fromkeys(keys)
+            if html.escape(str(k)).replace("&#x27;", "&#39;") not in sect]
+
+
+def test_every_claim_that_can_depend_shows_its_map_on_its_papers_page(tmp_path):
+    recs = _depends_records()
+    assert recs, "no claim can reach depends"
+    write_site(recs, META, tmp_path)
+    problems = []
+    for paper in sorted({r["paper"] for r in recs}):
+        page = (tmp_path / SITE_DIR / f"{paper}.html").read_text()
+        problems += [p for r in recs if r["paper"] == paper for p in map_problems(page, r)]
+    assert problems == []
+
+
+@pytest.mark.negative_control(pair="site.depends_map")
+def test_the_map_check_catches_a_page_without_the_map(tmp_path):
+    rec = _depends_records()[0]
+    write_site([{**rec, "map": None}], META, tmp_path)
+    page = (tmp_path / SITE_DIR / f"{rec['paper']}.html").read_text()
+    assert map_problems(page, rec)
+
+
+@pytest.mark.statistical(pair="site.depends_map")
+def test_the_map_check_passes_a_drawn_map(tmp_path):
+    rec = _depends_records()[0]
+    write_site([rec], META, tmp_path)
+    assert map_problems((tmp_path / SITE_DIR / f"{rec['paper']}.html").read_text(), rec) == []

@@ -48,10 +48,10 @@ def _forward_loop(t, theta_c, x):
     """Logits of one image by the definition: loop convolutions, ReLU, first-maximum pooling, dense layers."""
     params = [p[0] for p in t.unpack(theta_c[None])]
     a, i = x, 0
-    for _ in t.conv_channels:
+    for layer in range(len(t.conv_channels)):
         z = np.maximum(_conv_loop(a, params[i], params[i + 1]), 0.0)
         i += 2
-        p = t.pool
+        p = t.pool if isinstance(t.pool, int) else t.pool[layer]
         Hp, Wp = z.shape[0] // p, z.shape[1] // p
         a = np.array([[[z[r * p:(r + 1) * p, s * p:(s + 1) * p, ch].max() for ch in range(z.shape[2])]
                        for s in range(Wp)] for r in range(Hp)])
@@ -64,8 +64,9 @@ def _forward_loop(t, theta_c, x):
     return h
 
 
-def test_forward_matches_the_loop_definition_of_convolution_and_pooling():
-    t, theta, _ = _problem()
+@pytest.mark.parametrize("config", [dict(), dict(shape=(13, 13, 1), channels=(2, 2, 3), kernel=2, pool=(2, 2, 1))])
+def test_forward_matches_the_loop_definition_of_convolution_and_pooling(config):
+    t, theta, _ = _problem(**config)
     from scipy.special import log_softmax
     for c in range(2):
         for i in (0, 7):
@@ -75,7 +76,9 @@ def test_forward_matches_the_loop_definition_of_convolution_and_pooling():
 
 @pytest.mark.parametrize("config", [dict(), dict(channels=(2,), dense=()), dict(channels=(), dense=(4, 3)),
                                     dict(shape=(10, 11, 1), channels=(2, 3), kernel=2, pool=2, dense=(3, 3)),
-                                    dict(shape=(7, 7, 1), channels=(2,), kernel=3, pool=1, dense=(4,))])
+                                    dict(shape=(7, 7, 1), channels=(2,), kernel=3, pool=1, dense=(4,)),
+                                    dict(shape=(24, 24, 1), channels=(2, 2, 2, 2), kernel=2, pool=(2, 2, 2, 1),
+                                         dense=())])
 def test_per_datum_gradients_match_central_differences(config):
     t, theta, _ = _problem(**config)
     idx = np.array([[0, 5, 5], [11, 1, 2]])
@@ -121,6 +124,7 @@ def test_the_ewsg_architecture_has_the_texts_layer_sizes():
 
 @pytest.mark.parametrize("kwargs, match", [(dict(conv_channels=(0,)), "conv_channels"), (dict(kernel=0), "kernel"),
                                            (dict(pool=0), "pool"), (dict(dense=(3, -1)), "dense"),
+                                           (dict(pool=(2, 2, 1)), "one per convolution"),
                                            (dict(prior_precision=0.0), "prior_precision"),
                                            (dict(kernel=6, conv_channels=(2, 2)), "too small"),
                                            (dict(dense_activation="tanh"), "dense_activation"),
