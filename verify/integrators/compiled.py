@@ -402,13 +402,12 @@ def _advance_ewsg(k, sampler, state, rng, steps, infos, kind, centers, scale, la
                            M, _XMODES[est.x_choice], c1, c2, wscale, float(_EWSG_BAND_ULPS), accepted)
     if nbad < 0:   # an acceptance test too close to call with another log: the NumPy steps from the same state
         rng.bit_generator.state = saved
-        out = state
-        for _ in range(steps):
-            out, info = sampler.step(out, rng)
-            if infos is not None:
-                for key, val in info.info.items():
-                    infos.setdefault(key, []).append(val)
-        return out, steps * est.evaluations_per_step
+        from ..runner import run_chains   # the one chain loop (imported here: the runner imports no integrator)
+        run = run_chains(sampler, state, rng, steps=steps, trace_info=True)
+        if infos is not None:
+            for key, vals in run["info_trace"].items():
+                infos.setdefault(key, []).extend(vals.tolist())
+        return run["state"], steps * est.evaluations_per_step
     if infos is not None and M:
         chains = x.shape[0]
         infos.setdefault("acceptance_rate", []).extend(int(a) / (M * chains) for a in accepted[:done])
