@@ -14,7 +14,12 @@ Supported (:func:`unsupported_reason` says why not otherwise):
 * :class:`~sgmcmc_verify.integrators.OverdampedEM` with the identity preconditioner and a finite
   inverse temperature (SGLD: ``θ' = θ − hĝ + √(2h/β)ξ``), and :class:`~sgmcmc_verify.integrators.UnderdampedEM`
   (SGHMC, EWSG eq. (3): ``θ' = θ + hr``, ``r' = r − h(ĝ + γr) + σ√h ξ``);
-* the estimator exactly :class:`~sgmcmc_verify.estimators.UniformMinibatch` with replacement;
+* the estimator exactly :class:`~sgmcmc_verify.estimators.UniformMinibatch` with replacement, or
+  :class:`~sgmcmc_verify.estimators.EWSGIndexChain` with the underdamped integrator in ``d = 2`` (EWSG Algorithm 1:
+  per step the ``(chains, b)`` minibatch, then per Metropolis step the proposals' ``(chains, b)`` indices and the
+  ``chains`` uniforms, then the Gaussians; every choice of x; the per-step acceptance rate returned through
+  ``infos``). Its acceptance test ``log u < Δ`` uses libm's ``log``, within 1 ulp of NumPy's; a test closer than
+  :data:`_EWSG_BAND_ULPS` ulps to the threshold reruns the call with the NumPy step from the same generator state;
 * a target offering ``compiled_form()`` of a kind the kernels repeat, in dimension ``d ≥ 2`` (for
   ``d = 1`` NumPy's minibatch sum is pairwise, not sequential): ``"unit_quadratic"``
   (``V = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``: the EWSG §5.1 Gaussian and the vrSG-MCMC Gaussian-mean model),
@@ -25,11 +30,13 @@ Supported (:func:`unsupported_reason` says why not otherwise):
 
 numba is an optional dependency (extra ``compiled``); without it :func:`advance` raises ``ImportError``.
 :func:`sgmcmc_verify.runner.run_chains` uses it when asked (``engine="compiled"``), or where it wins with
-``engine="auto"`` (:func:`choose_engine`: few chains); its default is the NumPy step.
+``engine="auto"`` (:func:`choose_engine`: few chains, :data:`COMPILED_MAX_DRAWS` / :data:`EWSG_COMPILED_MAX_CHAINS`);
+its default is the NumPy step.
 
 References
 ----------
-EWSG, seed ``000_8e0377c44e2ea3b8.txt``: eq. (3) and Appendix E (the ``h`` convention); §5.1 (the target).
+EWSG, seed ``000_8e0377c44e2ea3b8.txt``: eq. (3) and Appendix E (the ``h`` convention); §5.1 (the target);
+eq. (4), (6) and Algorithm 1 (the index chain).
 """
 from __future__ import annotations
 
@@ -43,7 +50,8 @@ from .overdamped import OverdampedEM
 from .preconditioners import IdentityPreconditioner
 from .underdamped import UnderdampedEM
 
-__all__ = ["advance", "unsupported_reason", "numba_available", "choose_engine", "COMPILED_MAX_DRAWS"]
+__all__ = ["advance", "unsupported_reason", "numba_available", "choose_engine", "COMPILED_MAX_DRAWS",
+           "EWSG_COMPILED_MAX_CHAINS"]
 
 #: ``chains × b`` (index draws per step) up to which :func:`choose_engine` picks the compiled kernel. Measured
 #: (``bench/bench_samplers.py``, "both engines"; docs/benchmarks.md, #26): the kernel draws its indices and normals
@@ -115,7 +123,8 @@ def choose_engine(sampler, chains: int) -> str:
     """``"compiled"`` where the compiled kernel is faster than the NumPy step, else ``"numpy"``; the same numbers either way.
 
     The kernel is chosen when ``sampler`` has one (:func:`unsupported_reason` is ``None``), numba is installed
-    and ``chains × b`` is at most :data:`COMPILED_MAX_DRAWS` (few chains: the NumPy step's per-call overhead
+    and ``chains × b`` is at most :data:`COMPILED_MAX_DRAWS` (EWSG: ``chains`` at most
+    :data:`EWSG_COMPILED_MAX_CHAINS`) (few chains: the NumPy step's per-call overhead
     dominates there; many chains: NumPy's vectorized draws beat the kernel's scalar ones).
 
     Parameters
