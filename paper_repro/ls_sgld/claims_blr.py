@@ -103,6 +103,25 @@ def _fig4_gap(root):
     return OnData(m, data_used(root, f"{P}.fig4"), PAPER_DATA)
 
 
+#: "The preconditioning accelerates mixing initially" (§4.2): "initially" is the first tenth of the iterations after
+#: burn-in (fixed before measuring): every checkpoint of fig4.csv at iteration <= burn_in + EARLY_FRACTION·(iters − burn_in).
+EARLY_FRACTION = 0.1
+
+
+def _fig4_early(root):
+    cfg = settings(root, f"{P}.fig4")
+    rows = csv_rows(root, P, "fig4.csv")
+    end = cfg["burn_in"] + EARLY_FRACTION * (cfg["iters"] - cfg["burn_in"])
+    ks = sorted({r["iteration"] for r in rows if r["iteration"] <= end}) or [min(r["iteration"] for r in rows)]
+
+    def est(name, k):
+        r = next(x for x in rows if x["sampler"] == name and x["iteration"] == k)
+        return Estimate(r["train_nll"], r["train_nll_se"], n=cfg["chains"])
+    m = {base: {f"iteration {int(k):,}": {"with preconditioning": est(pre, k), "without": est(base, k)} for k in ks}
+         for base, pre in (("SGLD", "pSGLD"), ("LS-SGLD", "LS-pSGLD"))}
+    return OnData(m, data_used(root, f"{P}.fig4"), PAPER_DATA)
+
+
 def _fig4_regression(col):
     def f(root):
         return {k: (r[col], r[col + "_se"]) for k, r in fig4_final(root).items()}
@@ -136,6 +155,16 @@ CLAIMS = [
                                                                                quantity="test accuracy")),
            expected=_FIG4_EXPECTED.replace("{what}", "test accuracy").replace("{rel}", "with LS > without"),
            figure="ls_sgld/fig4.png", regression=_fig4_regression("test_acc")),
+    _claim("fig4.preconditioning_accelerates_initially", "Figure 4, Section 4.2",
+           "The preconditioning accelerates mixing initially (pSGLD ahead of SGLD, LS-pSGLD ahead of LS-SGLD early on).",
+           ("fig4",), measure=_fig4_early,
+           rule=robust_to("base sampler", all_of(each=ordering("with preconditioning", "without",
+                                                               quantity="train NLL of the running average"),
+                                                 axis="early checkpoint")),
+           expected="train NLL of the running average at every checkpoint of the first tenth after burn-in "
+                    f"(EARLY_FRACTION = {EARLY_FRACTION}; iterations {{burn_in}}..{{iters}}, every {{every}}, {{chains}} "
+                    "chains): with preconditioning < without, for SGLD and for LS-SGLD",
+           why="'initially' fixed before measuring as the first tenth after burn-in", figure="ls_sgld/fig4.png"),
     _claim("fig4.preconditioning_gap", "Figure 4, Section 4.2",
            "With preconditioning the gap to the target is remarkably larger (pSGLD worse than SGLD at the end).",
            ("fig4",), measure=_fig4_gap, rule=ordering("SGLD", "pSGLD", quantity="final train NLL"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sgmcmc_verify.store.registry import Experiment, register_experiment
 
-from . import blr, cnn, diagnostics, exact_studies, gaussian2d, mixture
+from . import blr, cnn, diagnostics, exact_studies, gaussian2d, mixture, nonlogconcave, proofs, stability
 from . import settings as S
 
 _SPEC = {
@@ -34,6 +34,16 @@ _SPEC = {
              S.Fig4Settings, blr.run_fig4),
     "fig5": ("Fig. 5: Bayesian CNN on MNIST, NLL / accuracy vs iterations, SGLD/pSGLD/LS-SGLD/LS-pSGLD", ("fig5.csv",),
              cnn, S.Fig5Settings, cnn.run_fig5),
+    "proofs": ("Statements vs proofs (Theorems 3.3 / 3.7, Lemma C.4, sympy) and the 4.1.2 nonconvexity and "
+               "dissipativity constants", ("proofs.json",), proofs, S.ProofsSettings, proofs.run_proofs),
+    "operators": ("FFT solves of eq. (2.1)-(2.2) and one Algorithm 2.1 step vs dense linear algebra",
+                  ("operators.csv",), proofs, S.OperatorsSettings, proofs.run_operators),
+    "stability": ("Step-size enlargement (1+4 sigma)^(1/4): exact stable-step limits of the smoothed vs plain recursion "
+                  "over Hessian families", ("stability.csv", "stability.json"), stability, S.StabilitySettings,
+                  stability.run_stability),
+    "thm37": ("Theorem 3.7 / Remark 3.8 on the 4.1.2 mixture: grid laws of GLD and LS-GLD, discretization and "
+              "ergodicity parts of W2", ("thm37.csv", "thm37.json"), nonlogconcave, S.Theorem37Settings,
+              nonlogconcave.run_theorem37),
     "single_mode": ("Table 2 yardstick: W2 from the 4.1.2 mixture to each of its modes alone, with the floor",
                     ("single_mode_w2.json",), diagnostics, S.SingleModeSettings, diagnostics.run_single_mode),
 }

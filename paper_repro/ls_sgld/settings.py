@@ -47,7 +47,9 @@ Choices the text leaves open, and ours
   [.9, 1]] (the printed [[1, .9], [1, 1]] is not symmetric), with the precision of 10 and 100 runs.
 * Table 2 / Fig. 2: step 0.05 for every sampler (the text gives none), batch 10, σ = 1 (eq. (4.1));
   a_i drawn exactly from N([2, 2], 2I) (the paper used MH for this Gaussian); default windows end at
-  2×10⁴, 5×10⁴, 10⁵ iterations (paper: 10⁵, 5×10⁵, 9×10⁵); W2 on 1500 thinned points (paper: 10⁴);
+  2×10⁴, 5×10⁴, 10⁵ iterations (paper: 10⁵, 5×10⁵, 9×10⁵, and 10⁶ for Fig. 2's "all samplers match the
+  reference at 10⁶ iterations"; the default's largest, 10⁵, is what Fig. 2's claim reads there, 10⁶ only at
+  ``--scale paper``); W2 on 1500 thinned points (paper: 10⁴);
   3 chains per sampler; MH reference = MALA (step 0.05, 300 steps) from an exact grid draw; the two
   references are compared over ``floor_reps`` = 4 fresh pairs of exact grid sets.
 * Theorem 3.3 study (no counterpart in the paper's experiments): ``V(θ) = Σ_i ½‖θ − c_i‖²``,
@@ -195,7 +197,7 @@ class Table2Settings(ScaledSettings):
     grid_half_width: float = 10.0
     grid_spacing: float = 0.04
     SCALE_OVERRIDES: ClassVar[dict] = {
-        "paper": {"iters": (100_000, 500_000, 900_000), "w2_points": 10_000},
+        "paper": {"iters": (100_000, 500_000, 900_000, 1_000_000), "w2_points": 10_000},
         "smoke": {"iters": (2000, 4000), "window": 1000, "chains": 2, "w2_points": 300, "mh_steps": 50,
                   "floor_reps": 3, "grid_spacing": 0.2}}
 
@@ -314,3 +316,84 @@ class Fig5Settings(ScaledSettings):
 
     def inputs(self) -> dict:
         return {"data": [data_identity("mnist")]}
+
+
+__all__ += ["ProofsSettings", "OperatorsSettings", "StabilitySettings", "Theorem37Settings"]
+
+
+@dataclass(frozen=True)
+class ProofsSettings(ScaledSettings):
+    """Statements vs proofs (Theorems 3.3 / 3.7, Lemma C.4) and §4.1.2's constants: exact (sympy and float64 grids).
+
+    ``n`` centers of the §4.1.2 mixture from ``seed`` (Lemma C.4's constants on the paper's own target); ``sigmas``
+    of the eq. (4.1) matrix (c₁ = 1/(1 + 2σ)); the dissipativity margin's minimum over ``‖a‖ ∈ [norm_min,
+    norm_max]`` and ``x = s·â + u·â⊥`` with ``|s|, |u| ≤ coord_max`` on ``grid_points`` per axis.
+    """
+
+    seed: int = SEED
+    n: int = 500
+    sigmas: tuple = (0.1, 0.5, 1.0)
+    sympy_dim: int = 3
+    norm_min: float = 0.05
+    norm_max: float = 8.0
+    coord_max: float = 20.0
+    grid_points: int = 161
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"grid_points": 41, "sympy_dim": 2}}
+
+
+@dataclass(frozen=True)
+class OperatorsSettings(ScaledSettings):
+    """§2.1's FFT solves and one Algorithm 2.1 step against dense linear algebra (float64)."""
+
+    seed: int = SEED
+    dims: tuple = (2, 8, 64, 512)
+    sigmas: tuple = (0.1, 0.5, 1.0, 5.0)
+    chains: int = 16
+    n: int = 20
+    batch_size: int = 3
+    step_size: float = 0.01
+    inverse_temperature: float = 2.0
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"dims": (2, 8, 64), "sigmas": (0.5, 5.0)}}
+
+
+@dataclass(frozen=True)
+class StabilitySettings(ScaledSettings):
+    """The step-size enlargement: exact stable-step limits over Hessian families (``stability.FAMILIES``).
+
+    ``dim`` of the periodic families, ``draws`` per random family, ``stiffness`` κ (the top Hessian eigenvalue of
+    every family but the 2-D one and H = I), σ on a grid that includes the paper's 0.1 (Fig. 1), 0.5 (Figs 4, 5)
+    and 1 (§4.1.2).
+    """
+
+    seed: int = SEED
+    dim: int = 32
+    sigmas: tuple = (0.1, 0.5, 1.0, 2.0, 5.0)
+    draws: int = 8
+    stiffness: float = 100.0
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"dim": 8, "draws": 2, "sigmas": (0.1, 0.5, 1.0)}}
+
+
+@dataclass(frozen=True)
+class Theorem37Settings(ScaledSettings):
+    """Theorem 3.7 / Remark 3.8 on the §4.1.2 mixture: grid laws of GLD and LS-GLD (eq. (4.1) matrix), full gradient.
+
+    ``spacing`` of the x-grid (rotated along A_σ's eigenvectors) over ``half_widths`` (along (1, 1)/√2 and (1, −1)/√2;
+    multiples of the spacing and of ``coarsen`` × it: the grid check reruns everything at the coarser spacing), K on
+    ``grid_points`` geometric values up to ``horizon/η`` (the slowest relaxation rate
+    of LD on this target is ≈ 0.026, so the default horizon 150 is ≈ 4 relaxation times), ``prune`` the total mass
+    dropped from each law before the exact transport. Differs from the paper: no experiment of the paper measures
+    Theorem 3.7; the mixture is §4.1.2's (n = 500), the steps bracket Table 2's (not printed) step 0.05.
+    """
+
+    seed: int = SEED
+    n: int = 500
+    sigmas: tuple = (0.5, 1.0, 2.0)
+    steps: tuple = (0.05, 0.2)
+    spacing: float = 0.25
+    half_widths: tuple = (7.5, 4.5)
+    horizon: float = 150.0
+    grid_points: int = 6
+    coarsen: float = 1.5
+    prune: float = 1e-6
+    SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"sigmas": (1.0,), "steps": (0.2,), "spacing": 0.5, "horizon": 4.0,
+                                                 "grid_points": 3, "half_widths": (6.0, 4.0), "coarsen": 2.0}}
