@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
-from .errors import DivergenceError, check_nonnegative_int, check_positive_int
+from .errors import CloseCallError, DivergenceError, check_nonnegative_int, check_positive_int
 
 __all__ = ["run_chains", "run_realizations", "run_realizations_many", "RealizationStudy", "run_tasks",
            "block_sizes", "record_tasks", "keeping_chains", "dispatch_order"]
@@ -183,7 +183,7 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     tav = {k: [] for k in time_average}
     sums = {k: None for k in time_average}
     passes_at, steps_at = [], []
-    evals, done = 0, 0
+    evals, done, numpy_until = 0, 0, 0
     info_sums: dict[str, float] = {}
     info_trace: dict[str, list] = {}
     kept = np.empty((state.position.shape[0], keep_last, state.position.shape[1])) if keep_last else None
@@ -210,16 +210,20 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
             j += 1
         if j == ck.size:
             break
-        if engine == "compiled":  # every step up to the next checkpoint in one call (no per-step records)
+        if engine == "compiled" and done >= numpy_until:  # every step to the next checkpoint in one call (no records)
             k = max(1, int(np.ceil(ck[j] - 1e-12)) - done)
             infos: dict = {}
-            state, ev = sampler.advance(state, rng, k, infos)
-            evals += ev
-            done += k
-            for key, vals in infos.items():   # summed step by step, in step order, as the NumPy engine sums them
-                for v in vals:
-                    info_sums[key] = info_sums.get(key, 0.0) + float(v)
-            continue
+            try:
+                state, ev = sampler.advance(state, rng, k, infos)
+            except CloseCallError:   # the generator is restored: these k steps with the NumPy step, the same bits
+                numpy_until = done + k
+            else:
+                evals += ev
+                done += k
+                for key, vals in infos.items():   # summed step by step, in step order, as the NumPy engine sums them
+                    for v in vals:
+                        info_sums[key] = info_sums.get(key, 0.0) + float(v)
+                continue
         state, info = sampler.step(state, rng)
         evals += info.evaluations
         if keep_last and done >= keep_from:

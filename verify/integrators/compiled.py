@@ -18,8 +18,9 @@ Supported (:func:`unsupported_reason` says why not otherwise):
   :class:`~sgmcmc_verify.estimators.EWSGIndexChain` with the underdamped integrator in ``d = 2`` (EWSG Algorithm 1:
   per step the ``(chains, b)`` minibatch, then per Metropolis step the proposals' ``(chains, b)`` indices and the
   ``chains`` uniforms, then the Gaussians; every choice of x; the per-step acceptance rate returned through
-  ``infos``). Its acceptance test ``log u < Δ`` uses libm's ``log``, within 1 ulp of NumPy's; a test closer than
-  :data:`_EWSG_BAND_ULPS` ulps to the threshold reruns the call with the NumPy step from the same generator state;
+  ``infos``). Its acceptance test ``log u < Δ`` uses libm's ``log``, within 1 ulp of NumPy's; at a test closer than
+  :data:`_EWSG_BAND_ULPS` ulps to the threshold :func:`advance` raises :class:`~sgmcmc_verify.errors.CloseCallError`
+  with the generator restored, and :func:`~sgmcmc_verify.runner.run_chains` runs those steps with the NumPy step;
 * a target offering ``compiled_form()`` of a kind the kernels repeat, in dimension ``d ≥ 2`` (for
   ``d = 1`` NumPy's minibatch sum is pairwise, not sequential): ``"unit_quadratic"``
   (``V = λ‖θ‖²/2 + Σ_i ½‖θ − c_i‖²``: the EWSG §5.1 Gaussian and the vrSG-MCMC Gaussian-mean model),
@@ -42,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import DivergenceError, check_nonnegative_int
+from ..errors import CloseCallError, DivergenceError, check_nonnegative_int
 from ..estimators.ewsg import EWSGIndexChain
 from ..estimators.minibatch import UniformMinibatch
 from .base import OverdampedState, UnderdampedState
@@ -69,8 +70,8 @@ EWSG_COMPILED_MAX_CHAINS = 500
 
 #: the acceptance test of EWSG's index chain is ``log u < Δ``; the kernel's ``log`` (libm) and NumPy's (SIMD) agree
 #: to 1 ulp (measured over 2·10⁶ uniforms: ≤ 1 ulp, 0.35 % differ). Where ``|Δ − log u|`` is within this many
-#: ulps of ``log u`` the two could decide differently: the kernel stops and :func:`advance` reruns the call with the
-#: NumPy step from the same generator state (probability ~10⁻¹⁵ a draw). Tests set it large to exercise that path.
+#: ulps of ``log u`` the two could decide differently: the kernel stops and :func:`advance` raises CloseCallError
+#: with the generator restored (probability ~10⁻¹⁵ a draw). Tests set it large to exercise that path.
 _EWSG_BAND_ULPS = 8.0
 
 _KERNELS = {}
@@ -342,6 +343,9 @@ def advance(sampler, state, rng: np.random.Generator, steps: int, infos: dict | 
     sgmcmc_verify.errors.DivergenceError
         As :meth:`Integrator.step`: at the first step after which some chain is non-finite (with
         that step's number and the number of such chains).
+    sgmcmc_verify.errors.CloseCallError
+        EWSG only: an acceptance test too close to call with libm's ``log`` (module docstring); ``rng`` is
+        restored to where the call found it: run the steps with the NumPy step (``run_chains`` does).
 
     Examples
     --------
@@ -409,14 +413,9 @@ def _advance_ewsg(k, sampler, state, rng, steps, infos, kind, centers, scale, la
     saved = rng.bit_generator.state
     done, nbad = k["ewsg"](kind, x, v, centers, scale, lam, has_prior, b, n, h, gam, amp, steps, rng, _LOG2,
                            M, _XMODES[est.x_choice], c1, c2, wscale, float(_EWSG_BAND_ULPS), accepted)
-    if nbad < 0:   # an acceptance test too close to call with another log: the NumPy steps from the same state
+    if nbad < 0:   # an acceptance test too close to call with another log: the caller runs the NumPy steps
         rng.bit_generator.state = saved
-        from ..runner import run_chains   # the one chain loop (imported here: the runner imports no integrator)
-        run = run_chains(sampler, state, rng, steps=steps, trace_info=True)
-        if infos is not None:
-            for key, vals in run["info_trace"].items():
-                infos.setdefault(key, []).extend(vals.tolist())
-        return run["state"], steps * est.evaluations_per_step
+        raise CloseCallError(sampler.name, done)
     if infos is not None and M:
         chains = x.shape[0]
         infos.setdefault("acceptance_rate", []).extend(int(a) / (M * chains) for a in accepted[:done])

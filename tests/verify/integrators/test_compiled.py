@@ -144,20 +144,26 @@ def test_ewsg_kernel_is_bit_identical_to_the_numpy_step(x_choice, M, b, chains, 
 
 
 @needs_numba
-def test_ewsg_kernel_falls_back_to_numpy_on_a_close_acceptance_test(monkeypatch):
-    """An acceptance test within the log band reruns the call with the NumPy step from the same generator state
-    (forced here by a band that catches every test): the numbers are the NumPy step's."""
+def test_ewsg_kernel_hands_a_close_acceptance_test_back_to_numpy(monkeypatch):
+    """An acceptance test within the log band: advance raises CloseCallError with the generator restored and the
+    state untouched, and run_chains(engine="compiled") runs those steps with the NumPy step (forced here by a band
+    that catches every test): the records and the acceptance rate are the NumPy engine's."""
+    from sgmcmc_verify.errors import CloseCallError
     from sgmcmc_verify.integrators import compiled
+    from sgmcmc_verify.runner import run_chains
     monkeypatch.setattr(compiled, "_EWSG_BAND_ULPS", 1e300)
     s = ewsg(gaussian_means_target(), 0.05, 10.0, index_chain_length=2)
     st0 = s.init(np.ones((4, 2)), np.zeros((4, 2)))
-    calls = []
-    step = type(s).step
-    monkeypatch.setattr(type(s), "step", lambda self, *a: (calls.append(1), step(self, *a))[1])
-    ref, acc, got, _, infos, (r1, r2) = _ewsg_pair(s, st0, 5, 50)
-    assert len(calls) == 100   # 50 reference steps + 50 fallback steps
-    np.testing.assert_array_equal(got.position, ref.position)
-    assert infos["acceptance_rate"] == acc and r1.integers(0, 2**62) == r2.integers(0, 2**62)
+    rng, ref = np.random.default_rng(5), np.random.default_rng(5)
+    with pytest.raises(CloseCallError):
+        advance(s, st0, rng, 50)
+    assert rng.integers(0, 2**62) == ref.integers(0, 2**62)
+    np.testing.assert_array_equal(st0.position, np.ones((4, 2)))
+    kw = dict(checkpoints=[0, 10, 50], observe={"x": lambda st: st.position})
+    a = run_chains(s, st0, np.random.default_rng(8), **kw)
+    b = run_chains(s, st0, np.random.default_rng(8), engine="compiled", **kw)
+    np.testing.assert_array_equal(a["x"], b["x"])
+    assert a["info"] == b["info"]
 
 
 @needs_numba
