@@ -431,6 +431,56 @@ def engines_table(chain_counts=(1, 100, 10_000), batch_sizes=(1, 10), budget=2e6
     return rows
 
 
+def ewsg_engines_table(chain_counts=(1, 100, 1000, 10_000), M=1, budget=1e6, repeats=3):
+    """EWSG (Algorithm 1 with eq. (3), b = 1, x "recommended", §5.1 Gaussian): the toolkit's NumPy step, its compiled
+    kernel (numba, same bits) and the tuned NumPy loop of the same arithmetic (``tuned_loops.ewsg``), interleaved,
+    chain-steps/s (best of ``repeats``), the median ratios compiled / NumPy step and compiled / tuned loop, and the
+    engine ``run_chains(engine="auto")`` picks.
+
+    ``budget`` chain-steps per timed run (at least 20 steps; the NumPy step and the tuned loop on fewer than 100
+    chains run a tenth of them: their per-step cost is Python overhead there).
+
+    Returns
+    -------
+    list of dict
+        ``method, M, chains, numpy, compiled, tuned, compiled/numpy, compiled/tuned, auto``.
+    """
+    from sgmcmc_verify.integrators.compiled import choose_engine, numba_available
+    from sgmcmc_verify.samplers import ewsg
+    if not numba_available():
+        return []
+    tl = _tuned_module()
+    t = gaussian_means_target()
+    h, gam = 0.05, 10.0
+    s = ewsg(t, h, gam, index_chain_length=M)
+    s.advance(s.init(np.zeros((2, 2))), np.random.default_rng(0), 2)  # compile
+    rows = []
+    for chains in chain_counts:
+        steps = int(max(20, budget // chains))
+        few = max(20, steps // 10) if chains < 100 else steps
+        rn, rc, rt = [], [], []
+        for r in range(repeats):
+            rng = np.random.default_rng(r)
+            x0 = t.posterior_mean + 0.1 * rng.standard_normal((chains, 2))
+            v0 = rng.standard_normal((chains, 2))
+            st = s.init(x0, v0)
+            t0 = time.perf_counter()
+            for _ in range(few):
+                st, _ = s.step(st, rng)
+            rn.append(chains * few / (time.perf_counter() - t0))
+            t0 = time.perf_counter()
+            s.advance(s.init(x0, v0), rng, steps)
+            rc.append(chains * steps / (time.perf_counter() - t0))
+            t0 = time.perf_counter()
+            tl.ewsg(t.centers, h, gam, M, x0, v0, rng, few)
+            rt.append(chains * few / (time.perf_counter() - t0))
+        rc_, rn_, rt_ = np.array(rc), np.array(rn), np.array(rt)
+        rows.append({"method": "EWSG", "M": M, "chains": chains, "numpy": max(rn), "compiled": max(rc),
+                     "tuned": max(rt), "compiled/numpy": float(np.median(rc_ / rn_)),
+                     "compiled/tuned": float(np.median(rc_ / rt_)), "auto": choose_engine(s, chains)})
+    return rows
+
+
 def _fmt(v, spec="11.3e"):
     return f"{v:{spec}}" if v is not None else f"{'skipped':>{spec.split('.')[0]}}"
 
@@ -468,6 +518,13 @@ def main(argv=None):
     for r in engines_table(repeats=repeats, budget=4e5 if a.quick else 2e6):
         print(f"{r['method']:8s} {r['b']:3d} {r['chains']:7d} {r['numpy']:11.3e} {r['compiled']:11.3e} "
               f"{r['compiled/numpy']:10.2f} {r['auto']:>9s}")
+    print(f"\n## EWSG (M = 1, b = 1, x recommended), chain-steps/s (best of {repeats}): toolkit NumPy step, compiled kernel")
+    print("## (numba, the same bits), tuned NumPy loop of the same arithmetic (bench/tuned_loops.py), and the auto pick")
+    print(f"{'method':8s} {'M':>3s} {'chains':>7s} {'numpy':>11s} {'compiled':>11s} {'tuned':>11s} {'comp/numpy':>10s} "
+          f"{'comp/tuned':>10s} {'auto':>9s}")
+    for r in ewsg_engines_table(repeats=repeats, budget=2e5 if a.quick else 1e6):
+        print(f"{r['method']:8s} {r['M']:3d} {r['chains']:7d} {r['numpy']:11.3e} {r['compiled']:11.3e} {r['tuned']:11.3e} "
+              f"{r['compiled/numpy']:10.2f} {r['compiled/tuned']:10.2f} {r['auto']:>9s}")
     if a.only_ratios:
         return
     t = gaussian_means_target()

@@ -17,6 +17,7 @@ from sgmcmc_verify.analytic.validation import check_finite_array, check_nonnegat
 __all__ = [
     "DivergenceError",
     "ResultFileError",
+    "CloseCallError",
     "check_positive",
     "check_nonnegative_int",
     "check_positive_int",
@@ -58,6 +59,31 @@ class DivergenceError(FloatingPointError):
     def __reduce__(self):
         # rebuilt from its fields, so that it survives the trip back from a joblib worker process
         return (type(self), (self.sampler, self.step, self.setting, self.n_bad_chains))
+
+
+class CloseCallError(ArithmeticError):
+    """A compiled kernel met a decision it cannot take with the NumPy step's bits (EWSG's ``log u < Δ`` within a few
+    ulps of the threshold, where libm's ``log`` and NumPy's may round differently; about 10⁻¹⁵ a draw).
+
+    Raised by :func:`sgmcmc_verify.integrators.compiled.advance` with the generator restored to where the call
+    found it and the input state untouched: the caller runs the same steps with the NumPy step instead
+    (:func:`sgmcmc_verify.runner.run_chains` does), and the numbers are those of the NumPy step.
+
+    Parameters
+    ----------
+    sampler : str
+        The sampler's name.
+    step : int
+        The step (counted from the call's start) at which the close decision came.
+    """
+
+    def __init__(self, sampler, step):
+        self.sampler, self.step = sampler, step
+        super().__init__(f"{sampler}: an acceptance test at step {step} of a compiled call is too close to call with "
+                         "libm's log; rerun these steps with the NumPy step")
+
+    def __reduce__(self):
+        return (type(self), (self.sampler, self.step))
 
 
 class ResultFileError(ValueError):

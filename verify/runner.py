@@ -23,10 +23,10 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
-from .errors import DivergenceError, check_nonnegative_int, check_positive_int
+from .errors import CloseCallError, DivergenceError, check_nonnegative_int, check_positive_int
 
 __all__ = ["run_chains", "run_realizations", "run_realizations_many", "RealizationStudy", "run_tasks",
-           "block_sizes", "record_tasks", "keeping_chains"]
+           "block_sizes", "record_tasks", "keeping_chains", "dispatch_order"]
 
 # ---- chains out (issue #27 item 7) ----------------------------------------------------------------------------
 #: This process's records of its run_chains calls while chains are kept (None: not keeping).
@@ -183,7 +183,7 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
     tav = {k: [] for k in time_average}
     sums = {k: None for k in time_average}
     passes_at, steps_at = [], []
-    evals, done = 0, 0
+    evals, done, numpy_until = 0, 0, 0
     info_sums: dict[str, float] = {}
     info_trace: dict[str, list] = {}
     kept = np.empty((state.position.shape[0], keep_last, state.position.shape[1])) if keep_last else None
@@ -210,12 +210,20 @@ def run_chains(sampler, state, rng, *, steps=None, checkpoints=None, unit="steps
             j += 1
         if j == ck.size:
             break
-        if engine == "compiled":  # every step up to the next checkpoint in one call (no per-step records)
+        if engine == "compiled" and done >= numpy_until:  # every step to the next checkpoint in one call (no records)
             k = max(1, int(np.ceil(ck[j] - 1e-12)) - done)
-            state, ev = sampler.advance(state, rng, k)
-            evals += ev
-            done += k
-            continue
+            infos: dict = {}
+            try:
+                state, ev = sampler.advance(state, rng, k, infos)
+            except CloseCallError:   # the generator is restored: these k steps with the NumPy step, the same bits
+                numpy_until = done + k
+            else:
+                evals += ev
+                done += k
+                for key, vals in infos.items():   # summed step by step, in step order, as the NumPy engine sums them
+                    for v in vals:
+                        info_sums[key] = info_sums.get(key, 0.0) + float(v)
+                continue
         state, info = sampler.step(state, rng)
         evals += info.evaluations
         if keep_last and done >= keep_from:
@@ -323,8 +331,46 @@ def _timed_call(fn, *args):
     return out, (os.getpid(), t0, time.time())
 
 
-def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None, groups=None) -> Iterator[Any]:
+def dispatch_order(cost, n_tasks: int, name: str = "cost") -> list[int] | None:
+    """The order in which to hand ``n_tasks`` tasks to the workers: the costliest first (stable), or ``None``.
+
+    Longest-processing-time-first keeps both workers busy to the end of a list whose tasks differ in length
+    (a long task dispatched last would run alone). Only the dispatch order changes; every task keeps its seed
+    and the runner returns the results in task order, so no number depends on it.
+
+    Parameters
+    ----------
+    cost : sequence of float or None
+        A relative cost per task (any unit: the order is all that is used). ``None``: task order.
+    n_tasks : int
+        Number of tasks.
+    name : str
+        The parameter name used in error messages.
+
+    Returns
+    -------
+    list of int or None
+        Task indices in dispatch order (ties in task order); ``None`` when ``cost`` is ``None``.
+
+    Raises
+    ------
+    ValueError
+        ``cost`` (named ``name``) not of length ``n_tasks``, or with a negative or non-finite entry.
+    """
+    if cost is None:
+        return None
+    c = np.asarray(cost, dtype=np.float64)
+    if c.shape != (n_tasks,) or not np.all(np.isfinite(c)) or np.any(c < 0):
+        raise ValueError(f"{name} must hold one finite nonnegative number per task ({n_tasks}), got {cost!r}")
+    return sorted(range(n_tasks), key=lambda i: -c[i])
+
+
+def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None, groups=None,
+                      order=None) -> Iterator[Any]:
     """Yield ``fn(*args)`` for each ``(fn, *args)`` in ``calls``, in order: serially, or over joblib workers.
+
+    ``order`` (from :func:`dispatch_order`): the workers get the calls in this order; the results are still
+    yielded in task order (each as soon as every earlier task's result is in). Serially the calls run in task order.
 
     ``n_jobs`` is capped at the number of calls (``-1``, every core, too): no worker is started that would get no
     task (#28). While :func:`keeping_chains` is active in this process, every call also returns its run_chains
@@ -338,32 +384,41 @@ def _parallel_results(calls: Sequence[tuple], n_jobs: int, backend: str | None, 
         _INVOCATION[0] += 1
         labels = list(groups) if groups is not None else list(range(len(calls)))
         wrapped = [(_with_capture, *c) for c in calls]
-        for i, (res, recs) in enumerate(_parallel_results_timed(wrapped, n_jobs, backend)):
+        for i, (res, recs) in enumerate(_parallel_results_timed(wrapped, n_jobs, backend, order)):
             collected.extend((f"{inv}.{labels[i]}.{j}", r) for j, r in enumerate(recs))
             yield res
         return
-    yield from _parallel_results_timed(calls, n_jobs, backend)
+    yield from _parallel_results_timed(calls, n_jobs, backend, order)
 
 
-def _parallel_results_timed(calls: Sequence[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
+def _parallel_results_timed(calls: Sequence[tuple], n_jobs: int, backend: str | None, order=None) -> Iterator[Any]:
     log = _TASK_LOG
     if log is not None and not (n_jobs == 1 and backend is None):
         import time
         now = time.time()
         sec = {"n_jobs": n_jobs if n_jobs > 0 else __import__("os").cpu_count(), "start": now, "end": now, "tasks": []}
         log.append(sec)  # recorded up front: a consumer (zip) may stop without exhausting this generator
-        for out, timing in _parallel_results_plain([(_timed_call,) + tuple(c) for c in calls], n_jobs, backend):
+        for out, timing in _parallel_results_plain([(_timed_call,) + tuple(c) for c in calls], n_jobs, backend, order):
             sec["tasks"].append(timing)
             sec["end"] = time.time()
             yield out
         return
-    yield from _parallel_results_plain(calls, n_jobs, backend)
+    yield from _parallel_results_plain(calls, n_jobs, backend, order)
 
 
-def _parallel_results_plain(calls: Sequence[tuple], n_jobs: int, backend: str | None) -> Iterator[Any]:
+def _parallel_results_plain(calls: Sequence[tuple], n_jobs: int, backend: str | None, order=None) -> Iterator[Any]:
     if n_jobs == 1 and backend is None:
         for c in calls:
             yield c[0](*c[1:])
+        return
+    if order is not None and list(order) != list(range(len(calls))):
+        gen = _parallel_results_plain([calls[i] for i in order], n_jobs, backend)
+        held, nxt = {}, 0
+        for i, r in zip(order, gen):   # back to task order, each result as soon as its predecessors are in
+            held[i] = r
+            while nxt in held:
+                yield held.pop(nxt)
+                nxt += 1
         return
     # parallel_config (not Parallel(backend=...)) is what registers external backends such as dask
     # joblib's multiprocessing backend cannot return a generator: it returns the list (in task order,
@@ -374,7 +429,7 @@ def _parallel_results_plain(calls: Sequence[tuple], n_jobs: int, backend: str | 
 
 
 def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_jobs: int = 1,
-              backend: str | None = None) -> list:
+              backend: str | None = None, cost: Sequence[float] | None = None) -> list:
     """Run independent tasks ``fn(*task)`` (or ``fn(**task)``) with joblib; results in task order.
 
     Parameters
@@ -388,6 +443,9 @@ def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_job
     n_jobs : int, default 1
     backend : str or None
         A joblib backend ("loky", "threading", "multiprocessing", "dask", ...).
+    cost : sequence of float or None
+        A relative cost per task: with workers, the costliest are dispatched first (:func:`dispatch_order`);
+        the results and every number in them are the same for any ``cost``.
 
     Returns
     -------
@@ -397,7 +455,7 @@ def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_job
     Raises
     ------
     ValueError
-        ``n_jobs`` is 0.
+        ``n_jobs`` is 0; ``cost`` not one finite nonnegative number per task.
     sgmcmc_verify.errors.DivergenceError
         The first task *in task order* that raised one (the same for any ``n_jobs``).
     """
@@ -405,8 +463,9 @@ def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_job
         raise ValueError("n_jobs must be nonzero (joblib: a positive count, or -1 for all cores)")
     calls = [(_run_task, fn, tuple(t) if not isinstance(t, Mapping) else (), dict(t) if isinstance(t, Mapping) else {})
              for t in tasks]
+    order = dispatch_order(cost, len(calls))
     out = []
-    for r in _parallel_results(calls, n_jobs, backend):
+    for r in _parallel_results(calls, n_jobs, backend, order=order):
         if isinstance(r, _Diverged):
             raise r.error
         out.append(r)
@@ -421,6 +480,9 @@ class RealizationStudy(NamedTuple):
     seed: int
     block_size: int = 1000
     chain_keys: Any = None
+    #: relative cost of one realization (any unit); with workers, the blocks of the costliest studies go first
+    #: (:func:`dispatch_order`, cost × block size). ``None`` everywhere: task order. Changes no number.
+    cost: float | None = None
 
 
 def _assemble(blocks, sizes, chain_keys):
@@ -480,8 +542,12 @@ def run_realizations_many(studies: Sequence[RealizationStudy], *, n_jobs: int = 
     calls = [(_run_block, st.block_fn, size, child) for st, sizes, children in plan
              for size, child in zip(sizes, children)]
     groups = [i for i, (_, sizes, _) in enumerate(plan) for _ in sizes]
+    order = None
+    if any(st.cost is not None for st in studies):
+        order = dispatch_order([(0.0 if st.cost is None else st.cost) * size for st, sizes, _ in plan for size in sizes],
+                               len(calls), "RealizationStudy.cost")
     flat = []
-    for size, b in zip((c[2] for c in calls), _parallel_results(calls, n_jobs, backend, groups=groups)):
+    for size, b in zip((c[2] for c in calls), _parallel_results(calls, n_jobs, backend, groups=groups, order=order)):
         if isinstance(b, _Diverged):
             raise b.error
         flat.append(b)

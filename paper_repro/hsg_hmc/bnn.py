@@ -11,12 +11,13 @@ HSG-HMC, seed ``001_d56659fdb8996bf2.txt``: § "Bayesian Neural Network", Figure
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 
 import numpy as np
 
 from sgmcmc_verify.errors import DivergenceError
-from sgmcmc_verify.runner import run_chains
+from sgmcmc_verify.runner import run_chains, run_tasks
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets.cnn import CNNClassifierTarget
 from sgmcmc_verify.targets.datasets import load_images
@@ -26,7 +27,12 @@ from .blr import grid_configs
 from .methods import METHODS, make_method
 from .settings import BNNSettings
 
-__all__ = ["run_bnn", "bnn_problem", "bnn_run"]
+__all__ = ["run_bnn", "bnn_problem", "bnn_run", "bnn_tasks"]
+
+#: per process: ``architecture -> bnn_problem(settings, architecture)`` for the settings ``_PROBLEMS["key"]``, so that
+#: a joblib worker builds each network and loads the data once for all the tasks it runs (deterministic: the same
+#: target in every process)
+_PROBLEMS: dict = {}
 
 
 def bnn_problem(s: BNNSettings, architecture: str):
@@ -78,38 +84,108 @@ def bnn_run(sampler, target, Xte, yte, chains, passes, every, thin, rng):
     return at[report], nll, acc
 
 
-def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None):
-    """Figure 3 under both readings of the network; writes ``bnn.csv`` and ``bnn.json``."""
-    rows, meta = [], {"chosen": {}, "architectures": {}}
+def _problem(s: BNNSettings, architecture: str):
+    if _PROBLEMS.get("key") != repr(s):   # the networks of one run at a time per process
+        _PROBLEMS.clear()
+        _PROBLEMS["key"] = repr(s)
+    if architecture not in _PROBLEMS:
+        _PROBLEMS[architecture] = bnn_problem(s, architecture)
+    return _PROBLEMS[architecture]
+
+
+def _bnn_task(s: BNNSettings, architecture: str, method: str, cfg: dict, chains: int, every: float, seed_seq,
+              tuning: bool):
+    """One run of :func:`bnn_run` (a task of :func:`run_bnn`'s joblib lists): ``(at, nll, acc)``.
+
+    ``tuning``: a diverged run returns ``None`` (its grid point scores ``inf``); a final run raises.
+    """
+    target, (Xte, yte), _ = _problem(s, architecture)
+    try:
+        return bnn_run(make_method(method, target, cfg), target, Xte, yte, chains, s.passes, every, s.thin,
+                       np.random.default_rng(seed_seq))
+    except DivergenceError:
+        if tuning:
+            return None
+        raise
+
+
+def _seconds_per_datum(target) -> float:
+    """Measured seconds of one per-datum gradient of ``target`` (a minibatch of 32 at its start): the relative
+    cost of the two networks' tasks, used only to dispatch the costliest first (it changes no number)."""
+    rng = np.random.default_rng(0)
+    theta = target.initial_position(rng, 1)
+    idx = rng.integers(0, target.n, size=(1, min(32, target.n)))
+    target.data_gradient_sum(theta, idx)   # warm-up
+    t0 = time.perf_counter()
+    target.data_gradient_sum(theta, idx)
+    return (time.perf_counter() - t0) / idx.size
+
+
+def bnn_tasks(s: BNNSettings, n: int):
+    """The tuning tasks of :func:`run_bnn` in task order, with their seeds (``n``: the training set's size, the
+    grids' ``outer_batch_size = 0``).
+
+    Seeds: ``SeedSequence(seed).spawn(#architectures)[a].spawn(#methods)[m].spawn(2)``; tuning run ``g`` of the
+    grid uses ``[0].spawn(64)[g]``, the final run ``[1]`` (the order of the serial loops this list replaced).
+
+    Returns
+    -------
+    tuning : list of ``(architecture, method, cfg, seed)``
+    finals : dict ``(architecture, method) -> seed`` of the final run
+    """
+    tuning, finals = [], {}
     root = np.random.SeedSequence(s.seed)
     for arch, ss in zip(s.architectures, root.spawn(len(s.architectures))):
-        target, (Xte, yte), m = bnn_problem(s, arch)
-        meta["architectures"][arch] = m
         for method, ms in zip(METHODS, ss.spawn(len(METHODS))):
             tune_ss, final_ss = ms.spawn(2)
-            best, tried = None, []
-            for cfg, cs in zip(grid_configs(s.grids[method], target.n), tune_ss.spawn(64)):
-                try:
-                    _, nll, _ = bnn_run(make_method(method, target, cfg), target, Xte, yte, s.tune_chains, s.passes,
-                                        s.passes, s.thin, np.random.default_rng(cs))
-                    val = float(nll[:, -1].mean())
-                except DivergenceError:
-                    val = float("inf")
-                tried.append({**cfg, "final_test_nll": val})
-                if math.isfinite(val) and (best is None or val < best[0]):
-                    best = (val, cfg)
-            meta["chosen"][f"{arch}|{method}"] = {"chosen": best[1] if best else None, "grid": tried}
-            if best is None:
-                continue
-            at, nll, acc = bnn_run(make_method(method, target, best[1]), target, Xte, yte, s.chains, s.passes,
-                                   s.checkpoint_every, s.thin, np.random.default_rng(final_ss))
-            for j in range(at.size):
-                rows.append({"architecture": arch, "method": method, "passes": float(at[j]),
-                             "test_nll": float(nll[:, j].mean()),
-                             "test_nll_se": float(nll[:, j].std(ddof=1) / math.sqrt(nll.shape[0])),
-                             "test_acc": float(acc[:, j].mean()),
-                             "test_acc_se": float(acc[:, j].std(ddof=1) / math.sqrt(acc.shape[0])),
-                             "hyperparameters": ";".join(f"{k}={v:g}" for k, v in sorted(best[1].items()))})
+            for cfg, cs in zip(grid_configs(s.grids[method], n), tune_ss.spawn(64)):
+                tuning.append((arch, method, cfg, cs))
+            finals[(arch, method)] = final_ss
+    return tuning, finals
+
+
+def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None):
+    """Figure 3 under both readings of the network; writes ``bnn.csv`` and ``bnn.json``.
+
+    Two joblib task lists (:func:`~sgmcmc_verify.runner.run_tasks`): every tuning run of every (architecture,
+    method, grid point), then the final run of each (architecture, method) at its chosen grid point. Each run has
+    the seed the serial loops gave it (:func:`bnn_tasks`), so the numbers do not depend on ``n_jobs``, the backend
+    or the dispatch order (the costlier network's runs first: :func:`_seconds_per_datum`).
+    """
+    rows, meta = [], {"chosen": {}, "architectures": {}}
+    per_datum = {}
+    for arch in s.architectures:
+        target, _, m = _problem(s, arch)
+        meta["architectures"][arch] = m
+        per_datum[arch] = _seconds_per_datum(target)
+    tuning, finals = bnn_tasks(s, target.n)
+    vals = run_tasks(_bnn_task, [(s, arch, method, cfg, s.tune_chains, s.passes, cs, True)
+                                 for arch, method, cfg, cs in tuning],
+                     n_jobs=n_jobs, backend=backend, cost=[per_datum[t[0]] * s.tune_chains for t in tuning])
+    best, tried = {}, {}
+    for (arch, method, cfg, _), res in zip(tuning, vals):
+        val = float("inf") if res is None else float(res[1][:, -1].mean())
+        tried.setdefault((arch, method), []).append({**cfg, "final_test_nll": val})
+        b = best.get((arch, method))
+        if math.isfinite(val) and (b is None or val < b[0]):
+            best[(arch, method)] = (val, cfg)
+    chosen = [(arch, method) for arch in s.architectures for method in METHODS if (arch, method) in best]
+    for arch in s.architectures:
+        for method in METHODS:
+            b = best.get((arch, method))
+            meta["chosen"][f"{arch}|{method}"] = {"chosen": b[1] if b else None, "grid": tried.get((arch, method), [])}
+    runs = run_tasks(_bnn_task, [(s, arch, method, best[(arch, method)][1], s.chains, s.checkpoint_every,
+                                  finals[(arch, method)], False) for arch, method in chosen],
+                     n_jobs=n_jobs, backend=backend, cost=[per_datum[a] for a, _ in chosen])
+    for (arch, method), (at, nll, acc) in zip(chosen, runs):
+        cfg = best[(arch, method)][1]
+        for j in range(at.size):
+            rows.append({"architecture": arch, "method": method, "passes": float(at[j]),
+                         "test_nll": float(nll[:, j].mean()),
+                         "test_nll_se": float(nll[:, j].std(ddof=1) / math.sqrt(nll.shape[0])),
+                         "test_acc": float(acc[:, j].mean()),
+                         "test_acc_se": float(acc[:, j].std(ddof=1) / math.sqrt(acc.shape[0])),
+                         "hyperparameters": ";".join(f"{k}={v:g}" for k, v in sorted(cfg.items()))})
     out = Path(out_dir)
     write_csv(out / "bnn.csv", rows, header_comment=(
         f"HSG-HMC Fig 3 (Bayesian neural network) on {next(iter(meta['architectures'].values()))['source']} "

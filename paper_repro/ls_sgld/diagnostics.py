@@ -15,7 +15,7 @@ from sgmcmc_verify.measure.transport import w2_exact
 from sgmcmc_verify.store.io import write_json
 from sgmcmc_verify.targets import LSMixtureTarget, mixture_centers
 
-from .mixture import grid_sample
+from .mixture import grid_masses, grid_sample
 from .settings import SingleModeSettings
 
 __all__ = ["single_mode_w2", "run_single_mode"]
@@ -38,7 +38,8 @@ def single_mode_w2(cfg: SingleModeSettings) -> dict:
     """
     mix = LSMixtureTarget(mixture_centers(500, cfg.seed))
     rng = np.random.default_rng(cfg.draw_seed)
-    draw = lambda k: grid_sample(mix, cfg.grid_half_width, cfg.grid_spacing, k, rng)  # noqa: E731
+    grid = grid_masses(mix, cfg.grid_half_width, cfg.grid_spacing)
+    draw = lambda k: grid_sample(mix, cfg.grid_half_width, cfg.grid_spacing, k, rng, grid)  # noqa: E731
     points = cfg.points
     ref = draw(points)
     pool = draw(6 * points)

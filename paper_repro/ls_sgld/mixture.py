@@ -22,7 +22,7 @@ from sgmcmc_verify.targets import GaussianTarget, LSMixtureTarget, mixture_cente
 
 from .settings import Fig3Settings, Table2Settings
 
-__all__ = ["mixture_reference_mean", "grid_sample", "run_fig3", "run_table2", "fig3_tasks", "table2_tasks", "PAPER_TABLE2"]
+__all__ = ["mixture_reference_mean", "grid_sample", "grid_masses", "run_fig3", "run_table2", "fig3_tasks", "table2_tasks", "PAPER_TABLE2"]
 
 
 def mixture_reference_mean(target, half_width: float, spacing: float) -> np.ndarray:
@@ -51,14 +51,28 @@ def mixture_reference_mean(target, half_width: float, spacing: float) -> np.ndar
     return (w[:, None] * pts).sum(axis=0) / w.sum()
 
 
-def grid_sample(target, half_width, spacing, size, rng):
-    """``size`` exact draws from the grid discretization of ``exp(−V)`` (cell chosen by its mass, uniform within)."""
+def grid_masses(target, half_width, spacing):
+    """The grid discretization of ``exp(−V)`` on ``[−half_width, half_width]²``: ``(points (m, 2), masses (m,))``.
+
+    The potential on every grid point (m = (2·half_width/spacing + 1)², 251,001 at the default 0.04) is most of a
+    :func:`grid_sample` call: compute it once with this and pass it as ``grid=`` to every draw of one target.
+    """
     g = np.arange(-half_width, half_width + spacing / 2, spacing)
     X, Y = np.meshgrid(g, g, indexing="ij")
     pts = np.stack([X.ravel(), Y.ravel()], axis=1)
     V = np.concatenate([target.potential(pts[i:i + 20000]) for i in range(0, len(pts), 20000)])
     w = np.exp(-(V - V.min()))
-    idx = rng.choice(len(pts), size=size, p=w / w.sum())
+    return pts, w / w.sum()
+
+
+def grid_sample(target, half_width, spacing, size, rng, grid=None):
+    """``size`` exact draws from the grid discretization of ``exp(−V)`` (cell chosen by its mass, uniform within).
+
+    ``grid``: :func:`grid_masses` of the same ``(target, half_width, spacing)``, computed once for many draws (the
+    same numbers as without it).
+    """
+    pts, p = grid_masses(target, half_width, spacing) if grid is None else grid
+    idx = rng.choice(len(pts), size=size, p=p)
     return pts[idx] + spacing * (rng.random((size, 2)) - 0.5)
 
 
@@ -159,20 +173,41 @@ def _table2_samplers(mix, cfg):
             samplers.ls_psgld(mix, h, op, batch_size=b, preconditioner_input="full")]
 
 
-def _references(mix, cfg, rng, batch):
-    """Exact grid references, the MALA reference and the reference-agreement replicates (problems added)."""
-    draw = lambda: grid_sample(mix, cfg.grid_half_width, cfg.grid_spacing, cfg.w2_points, rng)  # noqa: E731
+def _reference_draws(cfg: Table2Settings, seed_seq):
+    """The random part of Table 2's references, one task of :func:`run_table2`'s list: the exact grid sets, the
+    MALA chain (from an exact grid draw, ``mh_steps`` steps) and the reference-agreement replicates, in the order
+    one generator ``default_rng(seed_seq)`` drew them before this was a task.
+
+    Returns
+    -------
+    ref_grid, ref_grid2, ref_mh : (w2_points, 2) ndarrays
+    reps : list of ``(a, b)`` exact grid sets, ``floor_reps`` of them
+    acceptance : float   the MALA chain's mean acceptance rate
+    """
+    mix = LSMixtureTarget(mixture_centers(500, cfg.seed))
+    rng = np.random.default_rng(seed_seq)
+    grid = grid_masses(mix, cfg.grid_half_width, cfg.grid_spacing)
+    draw = lambda: grid_sample(mix, cfg.grid_half_width, cfg.grid_spacing, cfg.w2_points, rng, grid)  # noqa: E731
     ref_grid, ref_grid2 = draw(), draw()
     mala = MALA(mix, cfg.mh_step)
     run = run_chains(mala, mala.init(draw()), rng, steps=cfg.mh_steps, trace_info=True)
-    ref_mh = run["state"].position
-    # reference agreement with its spread: fresh exact grid sets a_k, b_k; W2(a_k, b_k) is the
-    # sampling floor, W2(a_k, MH) what the MH reference adds to it
     reps = [(draw(), draw()) for _ in range(cfg.floor_reps)]
+    return ref_grid, ref_grid2, run["state"].position, reps, float(np.nanmean(run["info_trace"]["acceptance_rate"]))
+
+
+def _references(draws, batch):
+    """The reference problems (added to ``batch``) from :func:`_reference_draws`'s sets: the grid and MALA references,
+    the floors, the reference-agreement problems (fresh exact grid sets a_k, b_k: W2(a_k, b_k) is the sampling floor,
+    W2(a_k, MH) what the MH reference adds to it) and the acceptance rate."""
+    ref_grid, ref_grid2, ref_mh, reps, acceptance = draws
     floors = (batch.exact(ref_grid, ref_grid2), batch.exact(ref_grid, ref_mh))
     rep_problems = [(batch.exact(a, b), batch.exact(a, ref_mh)) for a, b in reps]
-    acceptance = float(np.nanmean(run["info_trace"]["acceptance_rate"]))
     return ref_grid, ref_mh, floors, rep_problems, acceptance
+
+
+def _table2_task(cfg: Table2Settings, k, seed_seq):
+    """A task of :func:`run_table2`'s list: ``k = None`` the references' draws, else sampler ``k``'s chains."""
+    return _reference_draws(cfg, seed_seq) if k is None else _table2_sampler_run(cfg, k, seed_seq)
 
 
 def table2_tasks(cfg: Table2Settings) -> list[tuple]:
@@ -210,19 +245,19 @@ def run_table2(cfg: Table2Settings, out_dir, n_jobs=1, backend=None, progress=No
     draws from the density on a fine grid (quadrature), (b) MALA (Metropolis-adjusted, the "MCMC
     with MH step") started from an independent exact grid draw and run ``mh_steps`` steps.
     W2 by ``ot.emd2`` on ``w2_points`` points of each (the window thinned evenly; the paper:
-    10⁴), reported not squared, with the reference-vs-reference floor. The chains run in this
-    process; every transport problem is gathered in a :class:`~sgmcmc_verify.measure.transport.TransportBatch`
+    10⁴), reported not squared, with the reference-vs-reference floor. The references' draws (one task, the
+    grid masses computed once for all its draws) and the samplers' chains are one joblib list; every transport problem is gathered in a :class:`~sgmcmc_verify.measure.transport.TransportBatch`
     and solved afterwards over ``n_jobs`` joblib workers (numbers independent of ``n_jobs``).
     """
-    mix = LSMixtureTarget(mixture_centers(500, cfg.seed))
     batch = TransportBatch()
-    ref_grid, ref_mh, floors, reps, acceptance = _references(
-        mix, cfg, np.random.default_rng(np.random.SeedSequence([cfg.seed, 2])), batch)
     m, win, iters = cfg.w2_points, cfg.window, sorted(cfg.iters)
     cells, srows = [], []
-    # one joblib task per sampler (its chains stay vectorized: with 2-D states a step of 3 chains costs what a
-    # step of 1 costs, so splitting chains would multiply the work, not shorten the longest task)
-    runs = run_tasks(_table2_sampler_run, table2_tasks(cfg), n_jobs=n_jobs, backend=backend)
+    # one joblib list: the references' draws (the grid masses and the MALA chain: the longest task, first) and one
+    # task per sampler (its chains stay vectorized: with 2-D states a step of 3 chains costs what a step of 1 costs,
+    # so splitting chains would multiply the work, not shorten the longest task)
+    draws, *runs = run_tasks(_table2_task, [(cfg, None, np.random.SeedSequence([cfg.seed, 2]))] + table2_tasks(cfg),
+                             n_jobs=n_jobs, backend=backend)
+    ref_grid, ref_mh, floors, reps, acceptance = _references(draws, batch)
     for name, windows, samples in runs:
         for N in iters:
             for c in range(cfg.chains):

@@ -28,7 +28,7 @@ from sgmcmc_verify.errors import DivergenceError
 from sgmcmc_verify.estimators import SVRGControlVariate, UniformMinibatch
 from sgmcmc_verify.integrators import OverdampedEM
 from sgmcmc_verify.measure.predictive import classification_scores, window_average
-from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.runner import RealizationStudy, run_chains, run_realizations_many
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets.datasets import load_images
 from sgmcmc_verify.targets.mlp import MLPClassifierTarget
@@ -230,32 +230,52 @@ def _criterion(res) -> float:
     return float(np.mean(last))
 
 
-def tune_and_run(spec, etas, block_kwargs, *, tune_chains, chains, seed, n_jobs, backend, block_size=1,
-                 final_extra=None):
-    """Tune η over ``etas`` (final test NLL of ``tune_chains`` chains, own seeds), then run ``chains`` at the best η.
+def _tuning_studies(spec, etas, block_kwargs, *, tune_chains, seed, block_size=1):
+    """The tuning runs of :func:`tune_and_run` as studies (η ``etas[j]``: ``tune_chains`` chains, seed ``_seed(seed, 1, j)``)."""
+    return [RealizationStudy(partial(classifier_chains, spec={**spec, "eta": eta}, **block_kwargs), tune_chains,
+                             _seed(seed, 1, j), block_size) for j, eta in enumerate(etas)]
 
-    Chains run in blocks of ``block_size`` (1 for the MLP: its step cost is dominated by the O(d)
-    noise draw, and single-chain blocks spread over the joblib workers).
 
-    ``final_extra`` (e.g. ``{"diagnose": ...}``) is passed to the final runs only.
-
-    Returns ``(final results or None if every η diverged, chosen η or None, tuning table)``.
-    """
+def _pick(spec, etas, results):
+    """``(chosen η or None if every η diverged, tuning table)`` from the tuning runs' results (in ``etas`` order)."""
     table, best = [], None
-    for j, eta in enumerate(etas):
-        res = run_realizations(partial(classifier_chains, spec={**spec, "eta": eta}, **block_kwargs), tune_chains,
-                               seed=_seed(seed, 1, j), block_size=block_size, n_jobs=n_jobs, backend=backend)
+    for eta, res in zip(etas, results):
         crit = _criterion(res)
         table.append({"method": spec["method"], "eta": eta, "final_test_nll": crit if np.isfinite(crit) else None,
                       "diverged_chains": int(res["diverged"].sum())})
         if np.isfinite(crit) and (best is None or crit < best[0]):
             best = (crit, eta)
-    if best is None:
+    return (None if best is None else best[1]), table
+
+
+def _final_study(spec, eta, block_kwargs, *, chains, seed, block_size=1, final_extra=None):
+    """The final run of :func:`tune_and_run` at η ``eta`` as a study (seed ``_seed(seed, 2)``)."""
+    return RealizationStudy(partial(classifier_chains, spec={**spec, "eta": eta}, **block_kwargs, **(final_extra or {})),
+                            chains, _seed(seed, 2), block_size)
+
+
+def tune_and_run(spec, etas, block_kwargs, *, tune_chains, chains, seed, n_jobs, backend, block_size=1,
+                 final_extra=None):
+    """Tune η over ``etas`` (final test NLL of ``tune_chains`` chains, own seeds), then run ``chains`` at the best η.
+
+    Chains run in blocks of ``block_size`` (1 for the MLP: its step cost is dominated by the O(d)
+    noise draw, and single-chain blocks spread over the joblib workers). Every η's tuning blocks are one
+    joblib task list (:func:`~sgmcmc_verify.runner.run_realizations_many`: the numbers of one
+    ``run_realizations`` call per η, without a barrier between them).
+
+    ``final_extra`` (e.g. ``{"diagnose": ...}``) is passed to the final runs only.
+
+    Returns ``(final results or None if every η diverged, chosen η or None, tuning table)``.
+    """
+    eta, table = _pick(spec, etas, run_realizations_many(
+        _tuning_studies(spec, etas, block_kwargs, tune_chains=tune_chains, seed=seed, block_size=block_size),
+        n_jobs=n_jobs, backend=backend))
+    if eta is None:
         return None, None, table
-    final = run_realizations(partial(classifier_chains, spec={**spec, "eta": best[1]}, **block_kwargs,
-                                     **(final_extra or {})), chains,
-                             seed=_seed(seed, 2), block_size=block_size, n_jobs=n_jobs, backend=backend)
-    return final, best[1], table
+    final = run_realizations_many([_final_study(spec, eta, block_kwargs, chains=chains, seed=seed,
+                                                block_size=block_size, final_extra=final_extra)],
+                                  n_jobs=n_jobs, backend=backend)[0]
+    return final, eta, table
 
 
 def curve_rows(res, base: dict) -> list[dict]:
@@ -330,43 +350,68 @@ def _noise_summary(res) -> dict:
 
 
 def _methods(s, name, target, evals, di, meta, n_jobs, backend):
-    """Tune and run every method of Figure 2 on one data set; ``{method: (final result, η)}``, ``meta`` filled in."""
+    """Tune and run every method of Figure 2 on one data set (and Figure 5's other n1 when ``name`` is
+    :meth:`MLPSettings.sensitivity_data_name`); ``(finals, n1 rows, n1 meta)``, ``meta`` filled in.
+
+    Two joblib task lists (:func:`~sgmcmc_verify.runner.run_realizations_many`): every method's tuning runs,
+    then every method's final run together with Figure 5's runs at vrSG-MCMC's η. Each run keeps the seed of
+    the per-method loop this replaced (:func:`tune_and_run`'s; Figure 5's ``_seed(seed, di, 50, j)``), so the
+    numbers do not depend on ``n_jobs`` or the backend. ``meta["wall_s"]`` per method is the wall time of the two
+    lists it ran in (shared with the other methods).
+    """
     kw = _block_kwargs(target, evals, s)
-    finals = {}
-    for mi, method in enumerate(s.methods):
-        t0 = time.time()
-        final, eta, table = tune_and_run(_spec(s, method), s.eta_grids[name], kw, tune_chains=s.tune_chains,
-                                         chains=s.chains, seed=_seed(s.seed, di, mi), n_jobs=n_jobs, backend=backend,
-                                         final_extra={"diagnose": _noise_at_end} if s.noise_diagnostic else None)
+    etas, extra = s.eta_grids[name], ({"diagnose": _noise_at_end} if s.noise_diagnostic else None)
+    specs = [(_spec(s, method), _seed(s.seed, di, mi)) for mi, method in enumerate(s.methods)]
+    t0 = time.time()
+    tuned = run_realizations_many([st for spec, seed in specs for st in _tuning_studies(
+        spec, etas, kw, tune_chains=s.tune_chains, seed=seed)], n_jobs=n_jobs, backend=backend)
+    chosen = {}
+    for k, (spec, _) in enumerate(specs):
+        eta, table = _pick(spec, etas, tuned[k * len(etas):(k + 1) * len(etas)])
         meta["tuning"] += [{"dataset": name, **t} for t in table]
-        key = f"{name}|{method}"
-        meta["chosen_eta"][key], meta["wall_s"][key] = eta, time.time() - t0
-        if final is not None:
+        chosen[spec["method"]] = eta
+    studies = [(spec["method"], _final_study(spec, chosen[spec["method"]], kw, chains=s.chains, seed=seed,
+                                             final_extra=extra)) for spec, seed in specs if chosen[spec["method"]] is not None]
+    sens = name == s.sensitivity_data_name() and chosen.get("vrSG-MCMC") is not None
+    if sens:
+        eta = chosen["vrSG-MCMC"]
+        studies += [(f"G{n1}", RealizationStudy(partial(classifier_chains, spec={**_spec(s, f"vrSG-MCMC-G{n1}", n1),
+                                                                                "eta": eta}, **kw),
+                                                s.chains, _seed(s.seed, di, 50, j), 1))
+                    for j, n1 in enumerate(s.n1_values) if n1 != s.n1]
+    done = dict(zip([k for k, _ in studies], run_realizations_many([st for _, st in studies], n_jobs=n_jobs,
+                                                                   backend=backend)))
+    wall = time.time() - t0
+    finals = {}
+    for spec, _ in specs:
+        method = spec["method"]
+        key, eta = f"{name}|{method}", chosen[method]
+        meta["chosen_eta"][key], meta["wall_s"][key] = eta, wall
+        if eta is not None:
+            final = done[method]
             meta["step_size"][key] = eta / target.n
             meta["diverged_final"][key] = int(final["diverged"].sum())
             meta["gradient_noise"][key] = _noise_summary(final)
             finals[method] = (final, eta)
-    return finals
+    n1_rows, n1_meta = [], {}
+    if name == s.sensitivity_data_name():
+        n1_rows, n1_meta = _sensitivity(s, name, finals, done if sens else {}, wall)
+    return finals, n1_rows, n1_meta
 
 
-def _sensitivity(s, name, target, evals, finals, di, n_jobs, backend):
-    """Figure 5: SGLD and vrSG-MCMC (n1 = ``s.n1``) from Figure 2's runs, every other n1 at vrSG-MCMC's η."""
+def _sensitivity(s, name, finals, done, wall):
+    """Figure 5: SGLD and vrSG-MCMC (n1 = ``s.n1``) from Figure 2's runs, every other n1 (``done["G<n1>"]``) at
+    vrSG-MCMC's η."""
     rows, meta = [], {"dataset": name, "chosen_eta": {m: finals[m][1] for m in ("SGLD", "vrSG-MCMC") if m in finals},
                       "diverged_final": {}, "wall_s": {}}
     if "SGLD" in finals:
         rows += curve_rows(finals["SGLD"][0], {"dataset": name, "method": "SGLD", "n1": 0, "eta": finals["SGLD"][1]})
     if "vrSG-MCMC" not in finals:
         return rows, meta
-    kw, eta = _block_kwargs(target, evals, s), finals["vrSG-MCMC"][1]
-    for j, n1 in enumerate(s.n1_values):
-        t0 = time.time()
-        if n1 == s.n1:  # the Figure 2 run is this configuration
-            res = finals["vrSG-MCMC"][0]
-        else:
-            res = run_realizations(partial(classifier_chains, spec={**_spec(s, f"vrSG-MCMC-G{n1}", n1), "eta": eta},
-                                           **kw), s.chains, seed=_seed(s.seed, di, 50, j), block_size=1, n_jobs=n_jobs,
-                                   backend=backend)
-        meta["diverged_final"][f"G{n1}"], meta["wall_s"][f"G{n1}"] = int(res["diverged"].sum()), time.time() - t0
+    eta = finals["vrSG-MCMC"][1]
+    for n1 in s.n1_values:
+        res = finals["vrSG-MCMC"][0] if n1 == s.n1 else done[f"G{n1}"]  # the Figure 2 run is n1 = s.n1
+        meta["diverged_final"][f"G{n1}"], meta["wall_s"][f"G{n1}"] = int(res["diverged"].sum()), wall
         rows += curve_rows(res, {"dataset": name, "method": f"vrSG-MCMC-G{n1}", "n1": n1, "eta": eta})
     return rows, meta
 
@@ -384,11 +429,11 @@ def run_mlp(s: MLPSettings, out_dir, n_jobs=1, backend=None, progress=None):
         target, evals, data = load_mlp_problem(name, s)
         meta["data"][name] = _data_meta(data, target, evals)
         meta["scaling_check"][name] = scaling_check(target, evals, s)
-        finals = _methods(s, name, target, evals, di, meta, n_jobs, backend)
+        finals, rows_n1, meta_n1 = _methods(s, name, target, evals, di, meta, n_jobs, backend)
         for method, (final, eta) in finals.items():
             rows += curve_rows(final, {"dataset": name, "method": method, "eta": eta, "step_size": eta / target.n})
         if name == s.sensitivity_data_name():
-            n1_rows, n1_meta = _sensitivity(s, name, target, evals, finals, di, n_jobs, backend)
+            n1_rows, n1_meta = rows_n1, meta_n1
             n1_meta.update(data={name: meta["data"][name]}, settings=s.as_dict(),
                            tuning=[t for t in meta["tuning"] if t["dataset"] == name])
     out = Path(out_dir)

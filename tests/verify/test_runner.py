@@ -247,3 +247,47 @@ def test_record_tasks_times_every_task_and_leaves_results_alone():
         run_realizations(functools.partial(_block, method="SGLD"), 6, seed=1, block_size=3, n_jobs=2,
                          backend="threading")
     assert many.summary()["sections"] == 1 and many.summary()["tasks"] == 2
+
+
+def _started(k, log):
+    import time
+    log.append(k)
+    time.sleep(0.01)
+    return k * k
+
+
+def test_cost_dispatches_the_costliest_first_and_returns_task_order():
+    """run_tasks(cost=...): the workers get the tasks costliest first, the results come back in task order and equal
+    those without ``cost``; a lopsided list (one long task last) idles a worker unless the long task goes first."""
+    from sgmcmc_verify.runner import dispatch_order, record_tasks
+    assert dispatch_order([1.0, 3.0, 2.0, 3.0], 4) == [1, 3, 2, 0] and dispatch_order(None, 4) is None
+    log = []
+    got = run_tasks(_started, [(k, log) for k in range(6)], n_jobs=2, backend="threading", cost=[0, 1, 2, 3, 4, 5])
+    assert got == [k * k for k in range(6)]
+    assert log[:2] == [5, 4] or log[:2] == [4, 5]    # the two costliest dispatched first (one per worker)
+    assert set(log) == set(range(6))
+    seeds = np.random.SeedSequence(11).spawn(5)
+    ref = run_tasks(_seeded_task, [(k, s) for k, s in enumerate(seeds)])
+    for n_jobs, backend in ((1, None), (2, "threading"), (2, "loky")):
+        other = run_tasks(_seeded_task, [(k, s) for k, s in enumerate(seeds)], n_jobs=n_jobs, backend=backend,
+                          cost=[5, 1, 4, 2, 3])
+        assert all(a[0] == b[0] and np.array_equal(a[1], b[1]) for a, b in zip(other, ref))
+    tasks, cost = [(1,)] * 6 + [(8,)], [1] * 6 + [8]
+    with record_tasks() as last:
+        run_tasks(_sleepy, tasks, n_jobs=2, backend="threading")
+    with record_tasks() as first:
+        run_tasks(_sleepy, tasks, n_jobs=2, backend="threading", cost=cost)
+    assert first.idle_fraction() < last.idle_fraction()
+    for bad in ([1, 2], [1, -1, 1, 1, 1, 1, 1], [1, np.nan, 1, 1, 1, 1, 1]):
+        with pytest.raises(ValueError, match="cost"):
+            run_tasks(_sleepy, tasks, n_jobs=2, backend="threading", cost=bad)
+
+
+def test_study_cost_changes_no_number():
+    studies = [RealizationStudy(functools.partial(_block, method=m), r, seed, 40, None, c)
+               for m, r, seed, c in (("SGLD", 90, 3, 1.0), ("EWSG", 50, 4, 3.0), ("SGLD", 40, 5, None))]
+    ref = [run_realizations(st.block_fn, st.n_realizations, seed=st.seed, block_size=st.block_size) for st in studies]
+    got = run_realizations_many(studies, n_jobs=2, backend="threading")
+    for a, b in zip(got, ref):
+        np.testing.assert_array_equal(a["position"], b["position"])
+        assert a["info"] == b["info"]

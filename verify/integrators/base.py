@@ -157,14 +157,16 @@ class Integrator(abc.ABC):
             raise DivergenceError(self.name, state.step, self.settings(), bad)
         return new, info
 
-    def advance(self, state, rng: np.random.Generator, steps: int):
+    def advance(self, state, rng: np.random.Generator, steps: int, infos: dict | None = None):
         """``steps`` steps in one compiled call, bit-identical to ``steps`` calls of :meth:`step`:
-        :func:`sgmcmc_verify.integrators.compiled.advance` (numba; SGLD / SGHMC on the unit-quadratic targets).
+        :func:`sgmcmc_verify.integrators.compiled.advance` (numba; SGLD / SGHMC on the unit-quadratic and mixture
+        targets, underdamped EWSG in d = 2).
 
-        Returns ``(state, evaluations per chain)``; raises ``ValueError`` for a sampler without a kernel.
+        Returns ``(state, evaluations per chain)``; ``infos`` (a dict), if given, receives the steps' info values
+        in step order. Raises ``ValueError`` for a sampler without a kernel.
         """
         from .compiled import advance
-        return advance(self, state, rng, steps)
+        return advance(self, state, rng, steps, infos)
 
     def choose_engine(self, chains: int) -> str:
         """``"compiled"`` where the compiled kernel beats the NumPy step for ``chains`` chains, else ``"numpy"``

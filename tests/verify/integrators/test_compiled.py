@@ -8,7 +8,7 @@ from sgmcmc_verify.errors import DivergenceError
 from sgmcmc_verify.estimators import FullGradient, UniformMinibatch
 from sgmcmc_verify.integrators import LaplacianPreconditioner, OverdampedEM, UnderdampedEM
 from sgmcmc_verify.integrators.compiled import advance, numba_available, unsupported_reason
-from sgmcmc_verify.samplers import ewsg, sghmc, sgld
+from sgmcmc_verify.samplers import ewsg, ewsg_ld, sghmc, sgld
 from sgmcmc_verify.targets import (GaussianMeanModel, GaussianMeansTarget, GaussianTarget, LSMixtureTarget, gaussian_means_target,
                             hsg_mixture_target, mixture_centers)
 
@@ -86,7 +86,9 @@ def test_divergence_is_reported_at_the_same_step(make):
 
 
 @pytest.mark.parametrize("make,words", [
-    (lambda t: ewsg(t, 0.05, 10.0), "estimator"),
+    (lambda t: ewsg_ld(t, 0.05), "underdamped"),
+    (lambda t: ewsg(GaussianMeanModel(np.zeros((5, 3))), 0.05, 10.0), "d = 2"),
+    (lambda t: UnderdampedEM(t, 0.05, 10.0, UniformMinibatch(2, replace=False)), "estimator"),
     (lambda t: sgld(t, 1e-3, estimator=UniformMinibatch(2, replace=False)), "estimator"),
     (lambda t: sgld(t, 1e-3, estimator=FullGradient()), "estimator"),
     (lambda t: OverdampedEM(t, 1e-3, preconditioner=LaplacianPreconditioner(1.0)), "preconditioner"),
@@ -106,3 +108,96 @@ def test_bad_steps_is_named():
     s = sgld(gaussian_means_target(), 1e-3)
     with pytest.raises(ValueError, match="steps"):
         advance(s, s.init(np.zeros((1, 2))), np.random.default_rng(0), -1)
+
+
+# ---- EWSG's index chain (Algorithm 1 with eq. (3)) in the kernel --------------------------------------------------
+
+def _ewsg_pair(s, st0, seed, steps):
+    r1, r2 = np.random.default_rng(seed), np.random.default_rng(seed)
+    ref, acc = st0, []
+    for _ in range(steps):
+        ref, info = s.step(ref, r1)
+        acc += [info.info["acceptance_rate"]] if "acceptance_rate" in info.info else []
+    infos = {}
+    got, ev = advance(s, st0, r2, steps, infos)
+    return ref, acc, got, ev, infos, (r1, r2)
+
+
+@needs_numba
+@pytest.mark.parametrize("x_choice", ["recommended", "zero", "one", "momentum_reset"])
+@pytest.mark.parametrize("M,b", [(0, 1), (1, 1), (3, 2), (1, 10)])
+@pytest.mark.parametrize("chains", [1, 9])
+@pytest.mark.parametrize("tname", ["ewsg51", "hsg_mixture"])
+def test_ewsg_kernel_is_bit_identical_to_the_numpy_step(x_choice, M, b, chains, tname):
+    """Positions, momenta, the acceptance rate of every step and the generator state equal the NumPy step's."""
+    tgt = _targets()[tname]
+    s = ewsg(tgt, 0.05 if tname == "ewsg51" else 0.02, 10.0, index_chain_length=M, batch_size=b, x_choice=x_choice)
+    init = np.random.default_rng(1).standard_normal((chains, 2))
+    st0 = s.init(init, init[::-1].copy())
+    ref, acc, got, ev, infos, (r1, r2) = _ewsg_pair(s, st0, 4, 200)
+    assert ev == 200 * (M + 1) * b and got.step == ref.step == 200
+    np.testing.assert_array_equal(got.position, ref.position)
+    np.testing.assert_array_equal(got.momentum, ref.momentum)
+    assert infos.get("acceptance_rate", []) == acc and (len(acc) == 200) == (M > 0)
+    assert r1.integers(0, 2**62) == r2.integers(0, 2**62)
+    np.testing.assert_array_equal(st0.position, init)
+
+
+@needs_numba
+def test_ewsg_kernel_hands_a_close_acceptance_test_back_to_numpy(monkeypatch):
+    """An acceptance test within the log band: advance raises CloseCallError with the generator restored and the
+    state untouched, and run_chains(engine="compiled") runs those steps with the NumPy step (forced here by a band
+    that catches every test): the records and the acceptance rate are the NumPy engine's."""
+    from sgmcmc_verify.errors import CloseCallError
+    from sgmcmc_verify.integrators import compiled
+    from sgmcmc_verify.runner import run_chains
+    monkeypatch.setattr(compiled, "_EWSG_BAND_ULPS", 1e300)
+    s = ewsg(gaussian_means_target(), 0.05, 10.0, index_chain_length=2)
+    st0 = s.init(np.ones((4, 2)), np.zeros((4, 2)))
+    rng, ref = np.random.default_rng(5), np.random.default_rng(5)
+    with pytest.raises(CloseCallError):
+        advance(s, st0, rng, 50)
+    assert rng.integers(0, 2**62) == ref.integers(0, 2**62)
+    np.testing.assert_array_equal(st0.position, np.ones((4, 2)))
+    kw = dict(checkpoints=[0, 10, 50], observe={"x": lambda st: st.position})
+    a = run_chains(s, st0, np.random.default_rng(8), **kw)
+    b = run_chains(s, st0, np.random.default_rng(8), engine="compiled", **kw)
+    np.testing.assert_array_equal(a["x"], b["x"])
+    assert a["info"] == b["info"]
+
+
+@needs_numba
+def test_ewsg_bit_test_catches_a_kernel_with_another_x():
+    """Control: the comparison above sees a planted difference (the kernel run with another choice of x than the
+    NumPy step), so equality there is not vacuous."""
+    tgt = gaussian_means_target()
+    s, other = (ewsg(tgt, 0.05, 10.0, x_choice=x) for x in ("recommended", "zero"))
+    st0 = s.init(np.ones((5, 2)), np.ones((5, 2)))
+    ref, _, _, _, _, _ = _ewsg_pair(s, st0, 6, 100)
+    got, _ = advance(other, st0, np.random.default_rng(6), 100)
+    assert not np.array_equal(got.position, ref.position)
+
+
+@needs_numba
+def test_ewsg_divergence_is_reported_at_the_same_step():
+    s = ewsg(gaussian_means_target(), 0.9, 0.1)
+    st = s.init(np.ones((4, 2)) * 5.0)
+    with pytest.raises(DivergenceError) as ref:
+        _reference(s, st, np.random.default_rng(0), 3000)
+    with pytest.raises(DivergenceError) as got:
+        advance(s, st, np.random.default_rng(0), 3000)
+    assert str(got.value) == str(ref.value)
+
+
+@needs_numba
+def test_run_chains_compiled_ewsg_gives_the_numpy_records_and_acceptance():
+    from sgmcmc_verify.integrators import compiled
+    from sgmcmc_verify.runner import run_chains
+    s = ewsg(gaussian_means_target(), 0.05, 10.0, index_chain_length=2)
+    kw = dict(checkpoints=[0, 10, 55, 200], observe={"x": lambda st: st.position})
+    a = run_chains(s, s.init(np.ones((3, 2))), np.random.default_rng(8), **kw)
+    b = run_chains(s, s.init(np.ones((3, 2))), np.random.default_rng(8), engine="compiled", **kw)
+    np.testing.assert_array_equal(a["x"], b["x"])
+    assert a["info"] == b["info"] and "acceptance_rate" in a["info"]
+    assert compiled.choose_engine(s, 1) == "compiled"
+    assert compiled.choose_engine(s, compiled.EWSG_COMPILED_MAX_CHAINS + 1) == "numpy"
