@@ -38,6 +38,7 @@ from sgmcmc_verify.estimators.base import GradientEstimate
 from sgmcmc_verify.integrators.exponential import ExponentialIntegrator
 from sgmcmc_verify.store.io import write_json
 from sgmcmc_verify.targets.mixtures import hsg_mixture_target
+from sgmcmc_verify.runner import run_chains
 
 from .settings import ExactChecksSettings
 
@@ -128,7 +129,7 @@ def integrator_step_moments(friction, step_size, u, g, integrator_class=Exponent
     def mean(x, v, gg):
         s = integrator_class(target, step_size, friction, FrozenGradient([gg]), u, inverse_temperature=np.inf)
         st = s.init(np.array([[x]]), np.array([[v]]))
-        new, _ = s.step(st, np.random.default_rng(0))
+        new = run_chains(s, st, np.random.default_rng(0), steps=1)["state"]
         return new.position[0, 0], new.momentum[0, 0]
     x0, v0 = mean(0.0, 0.0, 0.0)
     xx, vx = mean(1.0, 0.0, 0.0)
@@ -138,7 +139,7 @@ def integrator_step_moments(friction, step_size, u, g, integrator_class=Exponent
     cols = []
     for xi in (np.array([1.0, 0.0]), np.array([0.0, 1.0])):
         st = noisy.init(np.zeros((1, 1)), np.zeros((1, 1)))
-        new, _ = noisy.step(st, _Normals(xi[:, None, None]))
+        new = run_chains(noisy, st, _Normals(xi[:, None, None]), steps=1)["state"]
         cols.append((new.position[0, 0], new.momentum[0, 0]))
     L = np.array(cols).T        # columns: the response to each unit normal
     cov = L @ L.T
