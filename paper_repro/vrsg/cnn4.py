@@ -73,7 +73,7 @@ def run_cnn4(s: CNN4Settings, out_dir, n_jobs=1, backend=None, progress=None) ->
     for di, name in enumerate(s.data_names()):
         target, evals, dmeta = load_cnn4_problem(name, s)
         meta["data"][name] = dmeta
-        finals = _methods(s, name, target, evals, di, meta, n_jobs, backend)
+        finals, _, _ = _methods(s, name, target, evals, di, meta, n_jobs, backend)
         for method, (final, eta) in finals.items():
             rows += curve_rows(final, {"dataset": name, "method": method, "eta": eta, "step_size": eta / target.n})
     write_csv(Path(out_dir) / "cnn4.csv", rows, header_comment=(

@@ -351,7 +351,8 @@ def _noise_summary(res) -> dict:
 
 def _methods(s, name, target, evals, di, meta, n_jobs, backend):
     """Tune and run every method of Figure 2 on one data set (and Figure 5's other n1 when ``name`` is
-    :meth:`MLPSettings.sensitivity_data_name`); ``(finals, n1 rows, n1 meta)``, ``meta`` filled in.
+    :meth:`MLPSettings.sensitivity_data_name`; settings without that method, CNN-4's, have no Figure 5);
+    ``(finals, n1 rows, n1 meta)``, ``meta`` filled in.
 
     Two joblib task lists (:func:`~sgmcmc_verify.runner.run_realizations_many`): every method's tuning runs,
     then every method's final run together with Figure 5's runs at vrSG-MCMC's η. Each run keeps the seed of
@@ -361,6 +362,8 @@ def _methods(s, name, target, evals, di, meta, n_jobs, backend):
     """
     kw = _block_kwargs(target, evals, s)
     etas, extra = s.eta_grids[name], ({"diagnose": _noise_at_end} if s.noise_diagnostic else None)
+    # settings with no Figure 5 (CNN-4's) have no sensitivity data set
+    sens_name = s.sensitivity_data_name() if hasattr(s, "sensitivity_data_name") else None
     specs = [(_spec(s, method), _seed(s.seed, di, mi)) for mi, method in enumerate(s.methods)]
     t0 = time.time()
     tuned = run_realizations_many([st for spec, seed in specs for st in _tuning_studies(
@@ -372,7 +375,7 @@ def _methods(s, name, target, evals, di, meta, n_jobs, backend):
         chosen[spec["method"]] = eta
     studies = [(spec["method"], _final_study(spec, chosen[spec["method"]], kw, chains=s.chains, seed=seed,
                                              final_extra=extra)) for spec, seed in specs if chosen[spec["method"]] is not None]
-    sens = name == s.sensitivity_data_name() and chosen.get("vrSG-MCMC") is not None
+    sens = name == sens_name and chosen.get("vrSG-MCMC") is not None
     if sens:
         eta = chosen["vrSG-MCMC"]
         studies += [(f"G{n1}", RealizationStudy(partial(classifier_chains, spec={**_spec(s, f"vrSG-MCMC-G{n1}", n1),
@@ -394,7 +397,7 @@ def _methods(s, name, target, evals, di, meta, n_jobs, backend):
             meta["gradient_noise"][key] = _noise_summary(final)
             finals[method] = (final, eta)
     n1_rows, n1_meta = [], {}
-    if name == s.sensitivity_data_name():
+    if name == sens_name:
         n1_rows, n1_meta = _sensitivity(s, name, finals, done if sens else {}, wall)
     return finals, n1_rows, n1_meta
 
