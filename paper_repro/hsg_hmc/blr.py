@@ -85,7 +85,8 @@ def run_blr(s: BLRSettings, out_dir, n_jobs=1, backend=None, progress=None):
                     val = float(nll[:, -1].mean())
                 except DivergenceError:
                     val = float("inf")
-                tried.append({**cfg, "final_test_nll": val})
+                # a diverged grid point is stored as null (JSON has no inf)
+                tried.append({**cfg, "final_test_nll": val if math.isfinite(val) else None})
                 if math.isfinite(val) and (best is None or val < best[0]):
                     best = (val, cfg)
             meta["chosen"][f"{label}|{method}"] = {"chosen": best[1] if best else None, "grid": tried}

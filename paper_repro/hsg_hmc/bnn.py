@@ -97,7 +97,8 @@ def _bnn_task(s: BNNSettings, architecture: str, method: str, cfg: dict, chains:
               tuning: bool):
     """One run of :func:`bnn_run` (a task of :func:`run_bnn`'s joblib lists): ``(at, nll, acc)``.
 
-    ``tuning``: a diverged run returns ``None`` (its grid point scores ``inf``); a final run raises.
+    ``tuning``: a diverged run returns ``None`` (its grid point scores ``inf`` when choosing, and is stored as
+    ``final_test_nll: null, diverged: true``); a final run raises.
     """
     target, (Xte, yte), _ = _problem(s, architecture)
     try:
@@ -165,7 +166,9 @@ def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None):
     best, tried = {}, {}
     for (arch, method, cfg, _), res in zip(tuning, vals):
         val = float("inf") if res is None else float(res[1][:, -1].mean())
-        tried.setdefault((arch, method), []).append({**cfg, "final_test_nll": val})
+        # a diverged (or non-finite) tuning run is stored as None with its flag: JSON has no inf
+        tried.setdefault((arch, method), []).append({**cfg, "final_test_nll": val if math.isfinite(val) else None,
+                                                     "diverged": res is None})
         b = best.get((arch, method))
         if math.isfinite(val) and (b is None or val < b[0]):
             best[(arch, method)] = (val, cfg)
