@@ -153,6 +153,23 @@ def _mixture_assumption3(root):
 
 _EX = ("hsg_hmc.exact_checks",)
 
+# ---- Remark 2: the default friction and u ---------------------------------------------------------------------
+
+#: e^{−γη} computed from γ = −ln(0.9)/η: exact up to round-off in the log and the exponential (a few ulps of 0.9)
+REMARK2_TOL = 1e-12
+
+
+def _remark2(root):
+    rows = json_result(root, P, "exact_checks.json")["remark2"]
+    return {f"{r['sampler']}, η = {fmt_num(r['step_size'])}": {"e^(-γη)": Estimate(r["decay"]), "u": Estimate(r["u"])}
+            for r in rows}
+
+
+def _metric_remark2(root):
+    return {f"{r['sampler']} eta={r['step_size']:g} decay": (r["decay"], 0.0)
+            for r in json_result(root, P, "exact_checks.json")["remark2"]}
+
+
 # ---- Figure 1: gradient evaluations per iterate --------------------------------------------------------------
 
 def _per_iterate(root):
@@ -223,6 +240,16 @@ CLAIMS = [
                     "(gamma, eta, u) run; the sympy derivation of (4)-(6) from (8) leaves residual 0",
            why="exact numbers on both sides; the tolerance is round-off (INTEGRATOR_TOL)",
            regression=_metric_integrator),
+    _claim("remark2.default_friction", "Remark 2 ('we set u = 1 and gamma is chosen to make e^(-gamma eta) = 0.9')",
+           "the toolkit's SG-UL-MCMC, HSG-HMC and SRVR-HMC built with their defaults use u = 1 and the friction with "
+           "e^(-gamma eta) = 0.9", _EX, measure=_remark2,
+           rule=robust_to("sampler and step size", all_of({
+               "e^(-γη)": identity(0.9, tol=REMARK2_TOL, quantity="e^(-gamma eta) of the built sampler"),
+               "u": identity(1.0, tol=0.0, quantity="u of the built sampler")})),
+           expected="e^(-gamma eta) = 0.9 and u = 1 for each sampler built with friction=None at eta in "
+                    "{remark2_step_sizes}",
+           why="exact up to round-off in -ln(0.9)/eta and exp (REMARK2_TOL)", about="toolkit",
+           regression=_metric_remark2),
     _claim("eq7.hybrid_estimator_one_sample", "Algorithm 1 and eq. (7)",
            "the estimator is g^(k+1) = rho g_u + (1 - rho)(g^(k) + grad F(x^(k+1), xi) - grad F(x^(k), xi)) with one "
            "sample xi per iteration", _EX, measure=_hybrid,

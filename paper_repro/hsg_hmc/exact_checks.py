@@ -234,8 +234,34 @@ def mixture_symbolic() -> dict:
             "critical_t": [str(c0) for c0 in crit]}
 
 
+def _remark2_factories():
+    from sgmcmc_verify import samplers
+
+    return {"SG-UL-MCMC": samplers.sg_ul_mcmc, "HSG-HMC": samplers.hsg_hmc,
+            "SRVR-HMC": lambda target, eta: samplers.srvr_hmc(target, eta, outer_batch_size=10)}
+
+
+def remark2_defaults(step_sizes, target, factories=None) -> list[dict]:
+    """Remark 2's convention as the toolkit builds it: for each η, the friction γ and the u of
+    :func:`~sgmcmc_verify.samplers.sg_ul_mcmc`, :func:`~sgmcmc_verify.samplers.hsg_hmc` and
+    :func:`~sgmcmc_verify.samplers.srvr_hmc` built with their defaults (``friction=None``), and ``e^{−γη}``.
+
+    ``factories`` (tests plant a bug there): ``{name: callable(target, η) -> sampler}``; default the three above.
+    Source: seed ``001_d56659fdb8996bf2.txt``, Remark 2 ("we set u = 1 and γ is chosen to make e^{−γη} = 0.9").
+    Raises what the sampler factories raise for a bad η (``ValueError`` naming ``step_size``).
+    """
+    out = []
+    for eta in step_sizes:
+        for name, make in (factories or _remark2_factories()).items():
+            smp = make(target, eta)
+            out.append({"sampler": name, "step_size": float(eta), "friction": float(smp.friction),
+                        "u": float(smp.u), "decay": math.exp(-smp.friction * eta)})
+    return out
+
+
 def run_exact_checks(s: ExactChecksSettings, out_dir, n_jobs=1, backend=None, progress=None):
-    """Lemma 1 / (4)-(6), eq. (7), the mixture's nonconvexity and dissipativity; writes ``exact_checks.json``."""
+    """Lemma 1 / (4)-(6), eq. (7), the mixture's nonconvexity and dissipativity, Remark 2's defaults; writes
+    ``exact_checks.json``."""
     from sgmcmc_verify.analytic.ou_integrator import symbolic_check
 
     pts = []
@@ -252,7 +278,7 @@ def run_exact_checks(s: ExactChecksSettings, out_dir, n_jobs=1, backend=None, pr
     nonconvex = {f"{v:g}": float(inf.subs({sym: v for sym in inf.free_symbols})) for v in s.norms_squared}
     target = hsg_mixture_target(s.n_data, s.dim, s.mixture_seed)
     a2 = np.sum(target.centers**2, axis=1)
-    write_json(Path(out_dir) / "exact_checks.json", {
+    write_json(Path(out_dir) / "exact_checks.json", {"remark2": remark2_defaults(s.remark2_step_sizes, target),
         "integrator": pts, "symbolic_4_6": sym, "hybrid": hyb, "mixture": mix, "lambda_min_inf_at": nonconvex,
         "data_norms_squared": {"min": float(a2.min()), "fraction_below_1": float(np.mean(a2 < 1.0)), "n": int(a2.size)},
         "frozen_gradient": s.frozen_gradient})

@@ -65,11 +65,8 @@ ITEMS = [
     Item("Text after Corollary 2 (SRVR-HMC's four hyperparameters)", "claim",
          "L, B₀, B and η all affect SRVR-HMC's performance greatly",
          entries=(f"{P}.corollary2.srvr_hyperparameters_matter",)),
-    Item("Remark 2", "remark", "u = 1 and γ from e^{−γη} = 0.9", not_run=(
-        "a convention: the default friction of sgmcmc_verify.samplers.hsg_hmc / srvr_hmc / sg_ul_mcmc "
-        "(friction=None → integrators.exponential.friction_for_decay; tests/verify/integrators/test_exponential.py::"
-        "test_friction_for_decay_remark2 and ::test_defaults_remark2_and_sg_ul_mcmc); the Lemma 3 entries run it "
-        "beside a fixed γ")),
+    Item("Remark 2", "remark", "u = 1 and γ from e^{−γη} = 0.9",
+         entries=(f"{P}.remark2.default_friction",)),
     Item("Figure 1", "figure", "SRVR-HMC and HSG-HMC explore both modes; the others concentrate on one",
          entries=(f"{P}.fig1.vr_methods_explore_both_modes",)),
     Item("Figure 1 text ('the sample complexity of HSG-HMC is much lower')", "claim",

@@ -403,7 +403,9 @@ class ExactChecksSettings(_MixtureTarget):
     ``integrator_points`` (γ, η, u): Remark 2's pairs for η = 0.01, 0.1 (γη = 0.105), a tiny γη (10⁻³, the series
     branch of the coefficients), a large one (5) and u = 2; ``frozen_gradient`` the g of (8); the estimator check runs
     ``chains`` chains for ``steps`` steps at ``step_size`` (period ⌈1/η⌉ = 10 for the periodic ρ); ``norms_squared``
-    the values of ‖a‖² at which the infimum of the smallest Hessian eigenvalue is read (the boundary 1 among them).
+    the values of ‖a‖² at which the infimum of the smallest Hessian eigenvalue is read (the boundary 1 among them);
+    ``remark2_step_sizes`` the η at which the three exponential-integrator samplers are built with their default
+    friction and u (Remark 2's convention, read off the built samplers).
     """
 
     integrator_points: tuple = ((10.536051565782628, 0.01, 1.0), (1.0536051565782627, 0.1, 1.0), (0.1, 0.01, 1.0),
@@ -414,6 +416,7 @@ class ExactChecksSettings(_MixtureTarget):
     step_size: float = 0.1
     schedules: tuple = ("periodic", "harmonic")
     norms_squared: tuple = (1.0, 1.25, 2.0, 4.0, 8.0)
+    remark2_step_sizes: tuple = (0.001, 0.01, 0.03, 0.1, 0.3)
     SCALE_OVERRIDES: ClassVar[dict] = {"smoke": {"steps": 40, "chains": 16}}
 
 

@@ -193,3 +193,35 @@ def test_a_batch_size_of_one_is_not_a_grid_edge():
     assert tuned(1, (1, 2, 5), "batch size", least=1).at_edge is None
     assert tuned(1, (1, 2, 5), "batch size").at_edge == "low"
     assert tuned(5, (1, 2, 5), "batch size", least=1).at_edge == "high"
+
+
+# ---- Remark 2 (u = 1, e^{−γη} = 0.9) -----------------------------------------------------------------------------
+
+class DecayPointEight(ExponentialIntegrator):
+    """Planted bug: the default friction makes e^{−γη} = 0.8 instead of Remark 2's 0.9."""
+
+    def _validate(self):
+        if self.friction is None:
+            object.__setattr__(self, "friction", -math.log(0.8) / self.step_size)
+        super()._validate()
+
+
+def _remark2_measure(factories=None):
+    from sgmcmc_verify.paper_repro.hsg_hmc.exact_checks import remark2_defaults
+
+    rows = remark2_defaults(ExactChecksSettings().remark2_step_sizes, hsg_mixture_target(4, 1, 0), factories)
+    return {f"{r['sampler']}, {r['step_size']}": {"e^(-γη)": Estimate(r["decay"]), "u": Estimate(r["u"])}
+            for r in rows}
+
+
+@pytest.mark.statistical(pair="hsg_hmc.remark2")
+def test_remark2_defaults_hold():
+    assert judge(get("hsg_hmc.remark2.default_friction").rule, _remark2_measure()).status == "held"
+
+
+@pytest.mark.negative_control(pair="hsg_hmc.remark2")
+def test_remark2_entry_catches_a_wrong_default_decay():
+    from sgmcmc_verify.estimators import UniformMinibatch
+
+    bad = {"planted": lambda target, eta: DecayPointEight(target, eta, None, UniformMinibatch(1), 1.0)}
+    assert judge(get("hsg_hmc.remark2.default_friction").rule, _remark2_measure(bad)).status == "failed"
