@@ -12,9 +12,11 @@ given (the substitute-data rule).
 """
 from __future__ import annotations
 
+from functools import partial
+
 from sgmcmc_verify.ledger.claims import declare
 from sgmcmc_verify.ledger.extract import csv_rows, data_used, json_result, settings, tuned
-from sgmcmc_verify.ledger.measures import Estimate, OnData, Tuned
+from sgmcmc_verify.ledger.measures import Estimate, OnData, Tuned, Unmeasured
 from sgmcmc_verify.ledger.rules import all_of, ordering, readings
 
 from .claims_lemmas import P, SEED
@@ -39,11 +41,26 @@ def bnn_final(root) -> dict:
     return out
 
 
-def _measure(root):
+def _no_stable_step(js, arch, missing):
+    """What a reading lacks when a method of the claim has no final run: every point of its grid diverged."""
+    grids = {m: sorted({g.get("step_size") for g in js["chosen"].get(f"{arch}|{m}", {}).get("grid", [])
+                        if g.get("step_size") is not None}) for m in missing}
+    text = "; ".join(f"{m}: every step size of its grid {g} diverged in tuning" for m, g in grids.items())
+    return Unmeasured(f"no final run on {arch} ({text})",
+                      "a step-size grid for " + ", ".join(missing) + " extending below its smallest step", "tuning")
+
+
+def _measure(root, methods=None):
+    """``{reading: OnData(Tuned(...))}`` per network; a reading in which a method of ``methods`` has no final run
+    (its whole tuning grid diverged) is :class:`Unmeasured`, saying which grid to extend."""
     js, chains = json_result(root, P, "bnn.json"), settings(root, f"{P}.bnn")["chains"]
     used = data_used(root, f"{P}.bnn")
     out = {}
     for arch, fin in bnn_final(root).items():
+        missing = [m for m in (methods or ()) if m not in fin]
+        if missing:
+            out[_READINGS[arch]] = _no_stable_step(js, arch, missing)
+            continue
         choices = {}
         for m in fin:
             c = js["chosen"].get(f"{arch}|{m}", {})
@@ -71,7 +88,8 @@ def _regression(root):
 
 def _claim(cid, statement, better, worse, rel, **kw):
     return declare(f"{P}.fig3.{cid}", P, f"{SEED}, Figure 3 and its text (Bayesian Neural Network)", statement,
-                   experiments=(f"{P}.bnn",), measure=_measure, rule=_rule(better, worse),
+                   experiments=(f"{P}.bnn",), measure=partial(_measure, methods=(*better, *worse)),
+                   rule=_rule(better, worse),
                    expected=("final test NLL lower and test accuracy higher after {passes} data passes ({chains} chains, "
                              "each method tuned on its grid), " + rel + ", under both readings of the network"),
                    design=_DESIGN, figure="hsg_hmc/bnn.png", **kw)

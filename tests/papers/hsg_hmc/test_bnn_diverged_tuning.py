@@ -37,3 +37,25 @@ def test_a_diverged_tuning_run_is_stored_as_null_and_never_chosen(tmp_path, monk
         if diverge and c["chosen"] is not None:
             first = {k: v for k, v in c["grid"][0].items() if k not in ("final_test_nll", "diverged")}
             assert c["chosen"] != first, f"{key}: the diverged grid point was chosen"
+
+
+def test_a_method_whose_whole_grid_diverged_leaves_its_reading_inconclusive_naming_the_grid(tmp_path, monkeypatch):
+    """The default run of 2026-11-25: every HSG-HMC step of the LeNet grid diverged, so no final run; the claims
+    naming HSG-HMC (all three) read that network as unmeasured, saying which grid to extend; before, the report
+    stopped with "ordering: no measurement for ['HSG-HMC']"."""
+    from sgmcmc_verify.ledger.claims import get
+    from sgmcmc_verify.store.cache import run_experiment
+
+    original = bnn._bnn_task
+
+    def task(s, arch, method, cfg, chains, every, seed_seq, tuning):
+        if tuning and arch == "lenet" and method == "HSG-HMC":
+            return None
+        return original(s, arch, method, cfg, chains, every, seed_seq, tuning)
+
+    monkeypatch.setattr(bnn, "_bnn_task", task)
+    run_experiment("hsg_hmc.bnn", "smoke", results_root=tmp_path, n_jobs=1)
+    for cid in ("hsg_hmc.fig3.hsg_best", "hsg_hmc.fig3.underdamped_beat_overdamped", "hsg_hmc.fig3.vr_beat_non_vr"):
+        v = get(cid).evaluate(tmp_path)
+        assert v.measured["values"]["LeNet (the text)"] == "inconclusive", (cid, v)
+        assert "a step-size grid for HSG-HMC extending below its smallest step" in v.decide_by.text, (cid, v)
