@@ -44,7 +44,7 @@ def test_complexity_smoke_writes_fits_for_both_schedules_and_pairs(smoke_results
     from sgmcmc_verify.store.io import read_json
 
     d = read_json(smoke_results / "hsg_hmc" / "complexity.json")
-    assert set(d["fits"]) == {"SG-UL-MCMC", "SRVR-HMC", "HSG-HMC (periodic)", "HSG-HMC (harmonic)"}
+    assert set(d["fits"]) == {"SGLD", "SGHMC", "SG-UL-MCMC", "SRVR-HMC", "HSG-HMC (periodic)", "HSG-HMC (harmonic)"}
     assert d["target"]["hessian_spread"] > 0.5        # per-datum Hessians differ
     v = get("hsg_hmc.table1.hsg_fewer_gradients_than_sg_ul_mcmc").evaluate(smoke_results)
     assert d["decades"] < MIN_DECADES and v.status == "inconclusive"   # smoke spans 0.6 decades: no call
