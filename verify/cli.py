@@ -657,10 +657,17 @@ def _main(a, log) -> int:
         from sgmcmc_verify.ledger.compare import write_comparison
         labels = tuple(x.strip() for x in a.labels.split(","))
         a_dir, b_dir = Path(a.a), Path(a.b)
-        cmds = (f"sgmcmc-verify verify --scale {labels[0]} --results {a_dir} (or the same experiments one by one)"
-                if len(labels) == 2 else "",
-                f"sgmcmc-verify verify --scale {labels[1]} --results {b_dir} (or the same experiments one by one)"
-                if len(labels) == 2 else "")
+        def _scale(d, label):
+            """The scale a ledger records (its meta ``scales`` / ``scale``), else the label (``default``, ``paper``)."""
+            try:
+                meta = json.loads((d / "claims.json").read_text()).get("meta", {})
+            except (OSError, ValueError):
+                meta = {}
+            sc = meta.get("scales") or ([meta["scale"]] if meta.get("scale") else None)
+            return ",".join(sc) if sc else label
+
+        cmds = tuple(f"sgmcmc-verify verify --scale {_scale(d, lab)} --results {d} (or the same experiments one by one)"
+                     for d, lab in ((a_dir, labels[0]), (b_dir, labels[-1]))) if len(labels) == 2 else ("", "")
         out = write_comparison(a.out, a_dir / "claims.json", b_dir / "claims.json", a_dir, b_dir, labels=labels,
                                commands=cmds, title=a.title)
         log(f"compare: {out}")

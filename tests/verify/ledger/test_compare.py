@@ -57,6 +57,20 @@ def test_cli_writes_the_document(two_runs, tmp_path):
     assert set(manifests(a)) == {"p.e1", "q.e2"}
 
 
+def test_cli_names_each_ledgers_recorded_scale_not_its_label(two_runs, tmp_path):
+    """Two ledgers of the same scale on two dates: the header's commands give the scale each claims.json records."""
+    a, b = two_runs
+    for d, sc in ((a, ["default"]), (b, None)):
+        js = json.loads((d / "claims.json").read_text())
+        js["meta"]["scales"] = sc
+        (d / "claims.json").write_text(json.dumps(js))
+    out = tmp_path / "changes.md"
+    assert main(["compare", "--a", str(a), "--b", str(b), "--labels", "2026-11-23,2026-11-25", "--out", str(out)]) == 0
+    md = out.read_text()
+    assert f"verify --scale default --results {a}" in md      # recorded in a's meta
+    assert f"verify --scale 2026-11-25 --results {b}" in md   # none recorded: the label, as before
+
+
 def test_bad_inputs(two_runs, tmp_path):
     a, b = two_runs
     with pytest.raises(FileNotFoundError, match="no ledger"):
