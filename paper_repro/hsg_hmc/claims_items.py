@@ -246,7 +246,7 @@ CLAIMS = [
            rule=robust_to("sampler and step size", all_of({
                "e^(-γη)": identity(0.9, tol=REMARK2_TOL, quantity="e^(-gamma eta) of the built sampler"),
                "u": identity(1.0, tol=0.0, quantity="u of the built sampler")})),
-           expected="e^(-gamma eta) = 0.9 and u = 1 for each sampler built with friction=None at eta in "
+           expected="e^(-gamma eta) = 0.9 and u = 1 for each sampler built with its default friction at eta in "
                     "{remark2_step_sizes}",
            why="exact up to round-off in -ln(0.9)/eta and exp (REMARK2_TOL)", about="toolkit",
            regression=_metric_remark2),
