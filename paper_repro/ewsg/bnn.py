@@ -176,16 +176,11 @@ def _summary(res) -> dict:
     return out
 
 
-def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
-    """Fig. 3a and Table 2 (MLP): write ``bnn.csv`` (per-chain curves vs epochs) and ``bnn.json`` (finals, settings)."""
-    target, evals, data_meta = load_bnn_problem(s)
-    labels = None
-    meta = {"settings": s.as_dict(), "data": data_meta, "final": {}, "wall_s": {}, "step_size": {}}
-    if "CP-SGHMC" in s.methods:
-        t0 = time.time()
-        labels = kmeans_clusters(target.X, s.n_clusters, seed=s.seed)
-        meta["clusters"] = {"sizes": np.bincount(labels).tolist(), "wall_s": time.time() - t0,
-                            "per_cluster_draws": ClusteredMinibatch(labels, s.batch_size, s.allocation).per_cluster.tolist()}
+def run_methods(s, target, evals, labels, meta, n_jobs=1, backend=None) -> list[dict]:
+    """Every run of ``s.methods`` (at ``s.step_sizes``) and ``s.extra_runs`` (label, method, h): ``s.chains``
+    chains each, one joblib list per run; fills ``meta["wall_s"]``, ``meta["step_size"]``, ``meta["final"]`` and
+    returns the curve rows. Shared by the MLP column (:func:`run_bnn`) and the CNN column
+    (:func:`sgmcmc_verify.paper_repro.ewsg.cnn.run_cnn`); ``labels`` are CP-SGHMC's clusters (None without it)."""
     ck, rows = _checkpoints(s), []
     runs = [(m, m, s.step_sizes[m]) for m in s.methods] + [tuple(r) for r in s.extra_runs]
     for mi, (label, method, h) in enumerate(runs):
@@ -198,6 +193,20 @@ def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None) -> N
         meta["wall_s"][label], meta["step_size"][label] = time.time() - t0, h
         meta["final"][label] = _summary(res)
         rows += curve_rows(res, {"method": label, "step_size": h})
+    return rows
+
+
+def run_bnn(s: BNNSettings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
+    """Fig. 3a and Table 2 (MLP): write ``bnn.csv`` (per-chain curves vs epochs) and ``bnn.json`` (finals, settings)."""
+    target, evals, data_meta = load_bnn_problem(s)
+    labels = None
+    meta = {"settings": s.as_dict(), "data": data_meta, "final": {}, "wall_s": {}, "step_size": {}}
+    if "CP-SGHMC" in s.methods:
+        t0 = time.time()
+        labels = kmeans_clusters(target.X, s.n_clusters, seed=s.seed)
+        meta["clusters"] = {"sizes": np.bincount(labels).tolist(), "wall_s": time.time() - t0,
+                            "per_cluster_draws": ClusteredMinibatch(labels, s.batch_size, s.allocation).per_cluster.tolist()}
+    rows = run_methods(s, target, evals, labels, meta, n_jobs, backend)
     out = Path(out_dir)
     write_csv(out / "bnn.csv", rows, header_comment=(
         f"EWSG §5.3 Fig. 3a / Table 2 (MLP), {data_meta['architecture']}, {data_meta['source']}, scale={s.scale}: "

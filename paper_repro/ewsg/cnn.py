@@ -36,22 +36,19 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 
 from sgmcmc_verify.estimators import ClusteredMinibatch, kmeans_clusters
-from sgmcmc_verify.runner import run_realizations
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.store.settings import ScaledSettings
 from sgmcmc_verify.targets.datasets import data_identity
 from sgmcmc_verify.targets.cnn import EWSG_CNN, CNNClassifierTarget
 from sgmcmc_verify.targets.datasets import load_images  # noqa: F811
 
-from ..vrsg.mlp import curve_rows
-from .bnn import BNN_METHODS, _checkpoints, _seed, _summary, bnn_chains
+from .bnn import BNN_METHODS, run_methods
 
 __all__ = ["CNNSettings", "STABLE_H", "load_cnn_problem", "run_cnn"]
 
@@ -153,17 +150,7 @@ def run_cnn(s: CNNSettings, out_dir, n_jobs=1, backend=None, progress=None) -> N
         labels = kmeans_clusters(X_flat, s.n_clusters, seed=s.seed)
         meta["clusters"] = {"sizes": np.bincount(labels, minlength=s.n_clusters).tolist(), "wall_s": time.time() - t0,
                             "per_cluster_draws": ClusteredMinibatch(labels, s.batch_size, s.allocation).per_cluster.tolist()}
-    ck, rows = _checkpoints(s), []
-    for mi, (label, method, h) in enumerate(runs):
-        spec = {"method": method, "h": h, "friction": s.friction, "batch_size": s.batch_size,
-                "M": s.index_chain_length, "allocation": s.allocation}
-        t0 = time.time()
-        res = run_realizations(partial(bnn_chains, spec=spec, target=target, evals=evals, checkpoints=ck,
-                                       burn_in_fraction=s.burn_in_fraction, labels=labels),
-                               s.chains, seed=_seed(s.seed, mi), block_size=1, n_jobs=n_jobs, backend=backend)
-        meta["wall_s"][label], meta["step_size"][label] = time.time() - t0, h
-        meta["final"][label] = _summary(res)
-        rows += curve_rows(res, {"method": label, "step_size": h})
+    rows = run_methods(s, target, evals, labels, meta, n_jobs, backend)
     out = Path(out_dir)
     write_csv(out / "cnn.csv", rows, header_comment=(
         f"EWSG §5.3 Fig. 3b / Table 2 (CNN), {data_meta['architecture']}, d = {data_meta['dim']}, {data_meta['source']}, "
