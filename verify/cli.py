@@ -183,6 +183,10 @@ def _run(exps, a, log, overrides=None):
         from sgmcmc_verify.chains import KEEPER as keeper
     out = {}
     order = _longest_first(exps, a.results, a.scale) if len(exps) > 1 else list(exps)
+    k = _concurrency(a, order)
+    if k > 1:
+        out = _run_concurrent(order, a, log, overrides, k)
+        return [out[e.id] for e in exps]
     with _backend(a.backend, a.scheduler, a.n_jobs) as backend:
         for e in order:
             bar, upd = _progress_bar(e.id) if not a.no_progress else (None, None)
@@ -194,6 +198,103 @@ def _run(exps, a, log, overrides=None):
                 if bar is not None:
                     bar.close()
     return [out[e.id] for e in exps]
+
+
+def _concurrency(a, order) -> int:
+    """How many experiments ``_run`` runs at once: ``--concurrent`` (default 1), capped at the number selected;
+    1 with the dask backend (its workers are the scheduler's, shared already)."""
+    k = getattr(a, "concurrent", 1)
+    k = 1 if k is None else k
+    if not isinstance(k, int) or k < 1:
+        raise ValueError(f"--concurrent must be a positive integer, got {k}")
+    if a.backend == "dask":
+        return 1
+    return min(k, len(order))
+
+
+def _run_in_child(exp_id, scale, results, n_jobs, backend, force, overrides, keep_chains, data):
+    """One experiment in a process of :func:`_run_concurrent`'s pool (module level: the pool pickles it)."""
+    import time
+
+    from sgmcmc_verify.store.cache import run_experiment
+    from sgmcmc_verify.store.registry import get_experiment
+    from sgmcmc_verify.targets.datasets import set_data_path
+
+    for spec in data:   # --data is process state: set again here
+        name, _, path = spec.partition("=")
+        set_data_path(name, path)
+    keeper = None
+    if keep_chains:
+        from sgmcmc_verify.chains import KEEPER as keeper
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    t0 = time.time()
+    m = run_experiment(get_experiment(exp_id), scale, results_root=results, n_jobs=n_jobs, backend=backend,
+                       force=force, log=log, overrides=overrides, keep_chains=keeper)
+    return m, time.time() - t0
+
+
+def _run_concurrent(order, a, log, overrides, k) -> dict:
+    """Run the experiments ``order`` (longest first) ``k`` at a time, each in its own process with ``--n-jobs``
+    workers (#26 item 5).
+
+    Why: an experiment alone leaves workers idle in its serial parts (exact references, fits, symbolic algebra,
+    the tail of an uneven task list); a second experiment fills them. Every experiment seeds itself and every task
+    runs with one BLAS thread (:func:`sgmcmc_verify.runner.one_blas_thread`), so the numbers are those of a run one
+    at a time, bit for bit. An experiment whose claims read wall-clock measurements (``Experiment.timing``: EWSG
+    Table 1, vrSG-MCMC Figure 1) runs alone, first, with nothing beside it. The first failure stops new starts; the
+    running experiments finish and the failure is raised. No progress bars (one line per start and end instead).
+    """
+    import multiprocessing as mp
+    import time
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    alone = [e for e in order if getattr(e, "timing", False)]
+    rest = [e for e in order if not getattr(e, "timing", False)]
+    out, failure, t_start = {}, None, {}
+    args = (a.scale, a.results, a.n_jobs, a.backend, a.force, overrides, bool(getattr(a, "keep_chains", False)),
+            tuple(a.data))
+    with ProcessPoolExecutor(max_workers=k, mp_context=mp.get_context("spawn")) as pool:
+        running = {}
+
+        def collect(done):
+            nonlocal failure
+            for f in done:
+                eid = running.pop(f)
+                try:
+                    m, wall = f.result()
+                except BaseException as err:   # noqa: BLE001 (raised below, after the running ones finish)
+                    log(f"{eid}: failed after {time.time() - t_start[eid]:.0f} s: {err}")
+                    failure = failure or err
+                    continue
+                out[eid] = m
+                log(f"{eid}: {'reused' if m['cached'] else 'computed'} in {wall:.0f} s")
+
+        for e in alone:   # alone: wait for it before starting anything else
+            if failure is not None:
+                break
+            t_start[e.id] = time.time()
+            log(f"{e.id}: started alone (its claims read wall-clock times)")
+            f = pool.submit(_run_in_child, e.id, *args)
+            running[f] = e.id
+            collect(wait([f]).done)
+        for e in rest:
+            if failure is not None:
+                break
+            while len(running) >= k:
+                collect(wait(list(running), return_when=FIRST_COMPLETED).done)
+            if failure is not None:
+                break
+            t_start[e.id] = time.time()
+            log(f"{e.id}: started ({len(running) + 1} running)")
+            running[pool.submit(_run_in_child, e.id, *args)] = e.id
+        while running:
+            collect(wait(list(running), return_when=FIRST_COMPLETED).done)
+    if failure is not None:
+        raise failure
+    return out
 
 
 def _figures(paper, results, out, log):
@@ -362,6 +463,10 @@ def build_parser():
         sp.add_argument("--backend", default=None, help="joblib backend: " + " | ".join(BACKENDS))
         sp.add_argument("--scheduler", default=None, help="dask scheduler address (default: a LocalCluster)")
         sp.add_argument("--force", action="store_true", help="recompute even if a stored result matches")
+        sp.add_argument("--concurrent", type=int, default=1, metavar="K",
+                        help="run K experiments at a time, each in its own process with --n-jobs workers (fills the "
+                             "workers an experiment leaves idle; the same numbers; experiments that time themselves "
+                             "run alone); default 1")
         sp.add_argument("--no-progress", action="store_true")
         if out:
             sp.add_argument("--out", default="figures/out")

@@ -26,7 +26,7 @@ from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from .errors import CloseCallError, DivergenceError, check_nonnegative_int, check_positive_int
 
 __all__ = ["run_chains", "run_realizations", "run_realizations_many", "RealizationStudy", "run_tasks",
-           "block_sizes", "record_tasks", "keeping_chains", "dispatch_order"]
+           "block_sizes", "record_tasks", "keeping_chains", "dispatch_order", "one_blas_thread"]
 
 # ---- chains out (issue #27 item 7) ----------------------------------------------------------------------------
 #: This process's records of its run_chains calls while chains are kept (None: not keeping).
@@ -406,10 +406,54 @@ def _parallel_results_timed(calls: Sequence[tuple], n_jobs: int, backend: str | 
     yield from _parallel_results_plain(calls, n_jobs, backend, order)
 
 
+# ---- one BLAS thread in every task (#26): bits independent of n_jobs, backend and machine -------------------------
+#: The BLAS controller of this process (created on first use: it scans the loaded libraries once).
+_BLAS: list = []
+
+
+def _blas_controller():
+    if not _BLAS:
+        import scipy.linalg  # noqa: F401  (loads SciPy's own BLAS, so that the controller sees it beside NumPy's)
+        from threadpoolctl import ThreadpoolController
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0]
+
+
+def one_blas_thread():
+    """Context manager: this process's BLAS runs on one thread inside the block, restored on exit.
+
+    Why: a BLAS product of the same operands can differ in the last bit with the number of BLAS threads
+    (measured on OpenBLAS: 1.7e-16 on the logistic target's log-likelihood, ``docs/benchmarks.md``), and that
+    number is the parent's (all cores) for a task run serially but ``cpu_count // n_jobs`` in a loky worker. Every
+    task the runner dispatches therefore runs with one BLAS thread wherever it runs, so that the numbers do not
+    depend on ``n_jobs``, the backend or the machine's core count. Parallelism is the runner's (one task per
+    worker), not BLAS's. Only NumPy's and SciPy's BLAS are limited (not OpenMP, not a peer library's own BLAS);
+    ``threadpoolctl`` does it.
+    """
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
+def _pinned_call(parent_pid, fn, *args):
+    """Run ``fn(*args)`` in a worker with one BLAS thread. In a worker *process* the limit is set once and kept
+    (a loky or dask worker runs one task per thread; restoring it between tasks could race when a worker runs
+    tasks in several threads); in the parent (threading backend) the caller's :func:`one_blas_thread` holds."""
+    import os
+    if os.getpid() != parent_pid and not _BLAS_PINNED:
+        _blas_controller().limit(limits=1, user_api="blas")   # kept for the worker's life
+        _BLAS_PINNED.append(True)
+    return fn(*args)
+
+
+#: Set in a worker process once its BLAS is pinned to one thread.
+_BLAS_PINNED: list = []
+
+
 def _parallel_results_plain(calls: Sequence[tuple], n_jobs: int, backend: str | None, order=None) -> Iterator[Any]:
     if n_jobs == 1 and backend is None:
         for c in calls:
-            yield c[0](*c[1:])
+            with one_blas_thread():
+                r = c[0](*c[1:])
+            yield r
         return
     if order is not None and list(order) != list(range(len(calls))):
         gen = _parallel_results_plain([calls[i] for i in order], n_jobs, backend)
@@ -424,8 +468,11 @@ def _parallel_results_plain(calls: Sequence[tuple], n_jobs: int, backend: str | 
     # joblib's multiprocessing backend cannot return a generator: it returns the list (in task order,
     # the same numbers; a progress callback then runs once all tasks are done)
     ret = "list" if backend == "multiprocessing" else "generator"
-    with parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
-        yield from Parallel(return_as=ret)(delayed(c[0])(*c[1:]) for c in calls)
+    import os
+    pid = os.getpid()
+    # the parent holds one BLAS thread while the tasks run (tasks of the threading backend run here, in its threads)
+    with one_blas_thread(), parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
+        yield from Parallel(return_as=ret)(delayed(_pinned_call)(pid, c[0], *c[1:]) for c in calls)
 
 
 def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_jobs: int = 1,

@@ -104,7 +104,7 @@ from .settings import G1Settings, Table1Settings  # noqa: E402
 FLYMC_EXPERIMENTS = [
     Experiment("ewsg.table1", "ewsg", "§5.2 Table 1 / Fig. 2a-b: BLR after one data pass, SGLD, pSGLD, SGHMC, EWSG, "
                "FlyMC (Caravan by default; Covertype via --data covtype=FILE)", "sgmcmc_verify.paper_repro.ewsg.real_blr",
-               ("table1_curves.csv", "table1_runs.csv", "table1.json"), Table1Settings, _RB.run_table1),
+               ("table1_curves.csv", "table1_runs.csv", "table1.json"), Table1Settings, _RB.run_table1, timing=True),
     Experiment("ewsg.g1", "ewsg", "Appendix G.1 / Fig. 6a-d: FlyMC vs EWSG vs MH on the misspecified Gaussian",
                "sgmcmc_verify.paper_repro.ewsg.misspecified", ("g1_used.csv", "g1_acf.csv", "g1_traces.csv", "g1.json"), G1Settings,
                _MS.run_g1),

@@ -29,7 +29,7 @@ EXPERIMENTS += [
                "optimal step sizes", _T, ("cor4.csv", "cor4.json", "cor4_draws.csv", "cor4_draws.json"), Corollary4Settings, _theory.run_corollary4),
     Experiment("vrsg.fig1", "vrsg", "Figure 1: MSE vs gradient evaluations and vs measured wall-clock, n = 1, 10, 100 (SGLD and "
                "vrSG-LD readings); best n over (h, T)", _T, ("fig1.csv", "fig1_map.csv", "fig1.json"), Figure1Settings,
-               _theory.run_figure1),
+               _theory.run_figure1, timing=True),
     Experiment("vrsg.thm6_mse", "vrsg", "Theorem 6's MSE consequence, exact on the section-5 model: vrSG-LD (n1, n2, m) vs SGLD (n2)",
                _T, ("thm6_mse.csv", "thm6_mse.json"), Theorem6MSESettings, _theory.run_theorem6_mse),
     Experiment("vrsg.thm6", "vrsg", "Theorem 6, Lemma 5, Proposition 10 along real vrSG-LD chains on Pima logistic regression: "

@@ -9,7 +9,7 @@ from sgmcmc_verify.estimators.minibatch import FullGradient, UniformMinibatch
 from sgmcmc_verify.integrators.base import OverdampedState, StepInfo
 from sgmcmc_verify.integrators.overdamped import OverdampedEM
 
-__all__ = ["ula", "sgld_missing_sqrt2", "sgld_biased_gradient", "frozen", "tiny_noise", "nan_sampler", "divergent",
+__all__ = ["ula", "sgld_missing_sqrt2", "sgld_biased_gradient", "sghmc_scaled_gradient", "frozen", "tiny_noise", "nan_sampler", "divergent",
            "wrong_shape", "no_info", "no_position", "sleeping_factory", "sleeping_step"]
 
 
@@ -35,6 +35,21 @@ class _OffsetMinibatch(UniformMinibatch):
     def __call__(self, *args, **kwargs):
         e = super().__call__(*args, **kwargs)
         return e._replace(gradient=e.gradient + 5.0)
+
+
+class _ScaledMinibatch(UniformMinibatch):
+    """A biased stochastic gradient: the uniform minibatch times 3 (the chain samples N(μ, Σ/3): a bias of the
+    second moment that does not vanish with h)."""
+
+    def __call__(self, *args, **kwargs):
+        e = super().__call__(*args, **kwargs)
+        return e._replace(gradient=3.0 * e.gradient)
+
+
+def sghmc_scaled_gradient(target, step_size, friction, batch_size=1):
+    """Planted bug: SGHMC whose stochastic gradient is three times too large."""
+    from sgmcmc_verify import samplers
+    return samplers.sghmc(target, step_size, friction, estimator=_ScaledMinibatch(batch_size))
 
 
 def sgld_missing_sqrt2(target, step_size, batch_size=1):

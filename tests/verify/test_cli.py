@@ -267,3 +267,51 @@ def test_shell_completion(tmp_path, capsys):
     assert [a.strip() for a in answers["sgmcmc-verify ru"]] == ["run"]
     assert "ewsg.fig1a" in [a.strip() for a in answers["sgmcmc-verify run ewsg.fig1"]]
     assert all(a.strip().startswith("ls_sgld.table") for a in answers["sgmcmc-verify check ls_sgld.table"])
+
+
+# ---- experiments side by side (#26 item 5) --------------------------------------------------------------------
+
+_CHEAP = ("ls_sgld.table1", "ls_sgld.table3", "ls_sgld.prop21", "vrsg.thm6_mse")
+
+
+def _published(root):
+    """Every published file under ``root`` except the manifests (they record wall times), as bytes."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.glob("*/*"))
+            if p.is_file() and not p.name.endswith(".manifest.json")}
+
+
+def test_concurrent_experiments_give_the_bytes_of_a_run_one_at_a_time(tmp_path):
+    import dataclasses
+    from types import SimpleNamespace
+
+    from sgmcmc_verify import cli
+    from sgmcmc_verify.store.registry import get_experiment
+
+    exps = [get_experiment(i) for i in _CHEAP]
+    # one of them declared a timing experiment (in the parent, where the schedule is made): it must run alone, first
+    exps[2] = dataclasses.replace(exps[2], timing=True)
+    got = {}
+    for k in (1, 2):
+        logs = []
+        args = SimpleNamespace(results=tmp_path / f"k{k}", scale="smoke", backend=None, scheduler=None, n_jobs=1,
+                               force=False, no_progress=True, concurrent=k, data=[], keep_chains=False)
+        out = cli._run(exps, args, logs.append)
+        assert [m["id"] for m in out] == list(_CHEAP)
+        got[k] = _published(tmp_path / f"k{k}")
+        if k == 2:
+            starts = [m for m in logs if " started" in m]
+            assert starts[0].startswith("ls_sgld.prop21: started alone")
+            done = next(i for i, m in enumerate(logs) if m.startswith("ls_sgld.prop21: computed"))
+            assert all(i > done for i, m in enumerate(logs) if " started (" in m)
+            assert any("(2 running)" in m for m in logs)   # two at a time did happen
+    assert len(got[1]) >= len(_CHEAP) and got[1] == got[2]
+
+
+def test_concurrent_must_be_positive():
+    from types import SimpleNamespace
+
+    from sgmcmc_verify import cli
+    with pytest.raises(ValueError, match="--concurrent"):
+        cli._concurrency(SimpleNamespace(concurrent=0, backend=None), [1, 2])
+    assert cli._concurrency(SimpleNamespace(concurrent=4, backend=None), [1, 2]) == 2
+    assert cli._concurrency(SimpleNamespace(concurrent=4, backend="dask"), [1, 2]) == 1

@@ -291,3 +291,40 @@ def test_study_cost_changes_no_number():
     for a, b in zip(got, ref):
         np.testing.assert_array_equal(a["position"], b["position"])
         assert a["info"] == b["info"]
+
+
+def _blas_threads(_k):
+    from threadpoolctl import threadpool_info
+    return sorted({d["num_threads"] for d in threadpool_info() if d["user_api"] == "blas"})
+
+
+def _parent_blas_threads():
+    import scipy.linalg  # noqa: F401  (the same libraries the runner's controller sees)
+    return _blas_threads(0)
+
+
+@pytest.mark.parametrize("n_jobs,backend", [(1, None), (2, None), (2, "loky"), (2, "threading")])
+def test_every_task_runs_with_one_blas_thread_and_the_parent_gets_its_count_back(n_jobs, backend):
+    # why: a BLAS product can differ in the last bit with the BLAS thread count (docs/benchmarks.md, #26), and a
+    # serial task would otherwise use all of the parent's threads where a loky worker uses cpu_count // n_jobs
+    before = _parent_blas_threads()
+    seen = run_tasks(_blas_threads, [(k,) for k in range(4)], n_jobs=n_jobs, backend=backend)
+    assert all(s == [1] for s in seen), seen
+    assert _parent_blas_threads() == before
+
+
+def test_a_runner_that_does_not_pin_blas_is_caught(monkeypatch):
+    # negative control of the test above: the planted bug (the runner's pin replaced by a no-op) lets a serial task
+    # run with the parent's threads, which the same probe sees (needs >= 2 cores: OpenBLAS starts one per core)
+    import contextlib
+    import os
+
+    from threadpoolctl import threadpool_limits
+
+    import sgmcmc_verify.runner as R
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: OpenBLAS runs one thread anyway")
+    monkeypatch.setattr(R, "one_blas_thread", contextlib.nullcontext)
+    with threadpool_limits(limits=2, user_api="blas"):
+        seen = run_tasks(_blas_threads, [(k,) for k in range(2)], n_jobs=1)
+    assert all(s != [1] for s in seen), seen

@@ -34,6 +34,8 @@ class Experiment:
     settings : type                a :class:`~sgmcmc_verify.store.settings.ScaledSettings` subclass; the
                                    experiment receives ``settings.at(scale)`` and reads nothing else
     run : callable(cfg, out_dir, n_jobs, backend, progress) -> None   writes ``outputs``
+    timing : bool                  its outputs include wall-clock measurements that claims read (EWSG Table 1,
+                                   vrSG-MCMC Figure 1): ``run --concurrent K`` runs it alone, with nothing beside it
     """
 
     id: str
@@ -43,6 +45,7 @@ class Experiment:
     outputs: tuple
     settings: type
     run: Callable[..., None]
+    timing: bool = False
 
 
 _EXPERIMENTS: dict[str, Experiment] = {}
