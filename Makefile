@@ -5,6 +5,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
+# experiments run side by side by `make figures` / `make verify` (each with N_JOBS workers; the same numbers)
+CONCURRENT ?= 2
 
 .PHONY: all figures verify verify-paper test bench calibrate baselines clean-results env test-peers report-check audit
 
@@ -21,12 +23,12 @@ env: $(STAMP)
 
 ## make figures: run the experiments (results/) and draw the papers' figures (figures/out/)
 figures: $(STAMP)
-	$(VENV)/bin/sgmcmc-verify run all --scale $(SCALE) --n-jobs $(N_JOBS)
+	$(VENV)/bin/sgmcmc-verify run all --scale $(SCALE) --n-jobs $(N_JOBS) --concurrent $(CONCURRENT)
 	$(VENV)/bin/sgmcmc-verify figures
 
 ## make verify: every registered claim at the default scale -> results/claims.json, figures/out/REPORT.{md,html}
 verify: $(STAMP)
-	$(VENV)/bin/sgmcmc-verify verify --scale default --n-jobs $(N_JOBS)
+	$(VENV)/bin/sgmcmc-verify verify --scale default --n-jobs $(N_JOBS) --concurrent $(CONCURRENT)
 
 ## make verify-paper: every claim at the paper scale -> results/paper/, figures/out/paper/ (hours on 2 cores; resumable:
 ## a stored result with matching settings is not recomputed), then docs/paper_scale_report.md beside the default ledger

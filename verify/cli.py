@@ -93,13 +93,22 @@ def _select_experiments(target):
     return exps or [get_experiment(target)]
 
 
-#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "make figures before and after #16",
-#: the after column), the cost table :func:`_longest_first` falls back on where a results directory holds no manifest
+#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "#26: `make figures` measured",
+#: the run of 2026-11-25 at 8a5c9e6, one experiment at a time, n_jobs 2; those under 1 s left out), the cost table
+#: :func:`_longest_first` falls back on where a results directory holds no manifest
 RECORDED_COSTS = {
-    "vrsg.mlp": 428, "ewsg_iclr.fig1ghi": 322, "ewsg.fig1def": 131, "ewsg.table1": 124, "ls_sgld.table2": 116,
-    "ewsg_iclr.fig1jkl": 108, "vrsg.identities": 108, "ewsg.fig1c_repeat": 95, "ewsg.thm42": 91, "ewsg.fig5": 71,
-    "ewsg.thmH1": 60, "ewsg.bias_split": 59, "ewsg.bnn": 58, "ewsg_iclr.fig1b": 52, "hsg_hmc.growth": 45,
-    "hsg_hmc.table2": 44, "ewsg.fig4": 43, "hsg_hmc.complexity": 41, "ewsg.g1": 37, "ewsg.table3": 35,
+    "ewsg_iclr.fig1ghi": 360, "vrsg.mlp": 335, "hsg_hmc.bnn": 323, "ewsg.bnn_cnn": 290, "ls_sgld.thm37": 85,
+    "ewsg.table1": 80, "hsg_hmc.complexity": 78, "ewsg.fig1def": 76, "ewsg.thm42": 75, "ewsg_iclr.fig1jkl": 75,
+    "vrsg.cnn4": 71, "vrsg.identities": 71, "ewsg.fig1c_repeat": 61, "ewsg.thmH1": 48, "ewsg.fig5": 46,
+    "ls_sgld.fig5": 45, "ewsg.bnn": 40, "ewsg_iclr.fig1b": 37, "hsg_hmc.growth": 37, "hsg_hmc.table2": 37,
+    "ewsg.bias_split": 31, "ls_sgld.table2": 27, "ewsg.table3": 26, "ewsg.fig4": 25, "hsg_hmc.lemmas": 24,
+    "vrsg.cor4": 23, "ewsg.fig4_n20": 22, "ls_sgld.fig3": 18, "ewsg.g1": 17, "vrsg.thm3": 17, "vrsg.fig1": 16,
+    "ewsg.appD": 14, "hsg_hmc.table2_readings": 14, "vrsg.thm6": 14, "ewsg_iclr.minibatch_speed": 12,
+    "ls_sgld.fig1": 12, "vrsg.blr_n1": 12, "hsg_hmc.blr": 11, "ewsg_iclr.fig1c": 9, "ls_sgld.single_mode": 9,
+    "ewsg.thm41": 8, "ewsg.appE": 6, "ewsg.fig1a": 6, "ewsg.fig1b": 5, "ewsg.fig1c": 5, "ewsg_iclr.fig1a": 5,
+    "ewsg_iclr.fig1de": 5, "hsg_hmc.theorem1": 5, "ls_sgld.fig3_exact": 4, "ewsg.algorithms": 3, "ewsg_iclr.thm2": 2,
+    "hsg_hmc.exact_checks": 2, "ls_sgld.prop21": 2, "ls_sgld.fig4": 1, "ls_sgld.proofs": 1, "ls_sgld.table1": 1,
+    "ls_sgld.table3": 1,
 }
 
 
