@@ -5,8 +5,10 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
-# experiments run side by side by `make figures` / `make verify` (each with N_JOBS workers; the same numbers)
-CONCURRENT ?= 2
+# experiments run side by side by `make figures` / `make verify` (each with N_JOBS workers; the same numbers).
+# 1 on 2 cores: two side by side with 2 workers each oversubscribe them (slower, docs/benchmarks.md, 2026-12-06);
+# on a larger machine try CONCURRENT=k with k * N_JOBS = cores
+CONCURRENT ?= 1
 
 .PHONY: all figures verify verify-paper test bench calibrate baselines clean-results env test-peers report-check audit
 

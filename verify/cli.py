@@ -5,6 +5,7 @@ Examples
     sgmcmc-verify list claims
     sgmcmc-verify run ewsg.fig1a --scale smoke --n-jobs 2
     sgmcmc-verify run all --scale default --backend loky
+    sgmcmc-verify run all --scale default --n-jobs 2 --concurrent 2   # two experiments side by side (make figures)
     sgmcmc-verify run all --backend dask --scheduler tcp://10.0.0.5:8786
     sgmcmc-verify check ewsg.thm4.3.term1 --scale smoke
     sgmcmc-verify figures
@@ -221,6 +222,21 @@ def _concurrency(a, order) -> int:
     return min(k, len(order))
 
 
+def _release_loky_workers():
+    """Shut down this process's reusable loky executor (joblib's worker processes), if it has one.
+
+    A process of :func:`_run_concurrent`'s pool ends through ``multiprocessing``'s exit function, which joins the
+    process's non-daemon children, and loky's idle workers only leave after their idle timeout (300 s): without
+    this, a ``run all --concurrent 2 --n-jobs 2`` sat idle for about five minutes after its last experiment
+    (measured 2026-12-06, ``docs/benchmarks.md``). Called at the end of every experiment of the pool (releasing
+    them from an exit finalizer instead deadlocked the exit)."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)   # loky's module global: None until a pool is made
+    if executor is not None:
+        executor.shutdown(wait=True)
+
+
 def _run_in_child(exp_id, scale, results, n_jobs, backend, force, overrides, keep_chains, data):
     """One experiment in a process of :func:`_run_concurrent`'s pool (module level: the pool pickles it)."""
     import time
@@ -240,8 +256,11 @@ def _run_in_child(exp_id, scale, results, n_jobs, backend, force, overrides, kee
         print(msg, file=sys.stderr, flush=True)
 
     t0 = time.time()
-    m = run_experiment(get_experiment(exp_id), scale, results_root=results, n_jobs=n_jobs, backend=backend,
-                       force=force, log=log, overrides=overrides, keep_chains=keeper)
+    try:
+        m = run_experiment(get_experiment(exp_id), scale, results_root=results, n_jobs=n_jobs, backend=backend,
+                           force=force, log=log, overrides=overrides, keep_chains=keeper)
+    finally:
+        _release_loky_workers()   # each experiment starts its own workers (about a second): see the function
     return m, time.time() - t0
 
 

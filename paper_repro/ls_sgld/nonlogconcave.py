@@ -31,6 +31,7 @@ Seed ``004_8438bd4b543e0fc4.txt``: Theorem 3.7 (3.3), Remark 3.8, Lemma B.3, App
 """
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -151,6 +152,24 @@ def grid_w2(X: np.ndarray, p: np.ndarray, q: np.ndarray, prune: float) -> float:
     return float(np.sqrt(max(ot.emd2(wa, wb, M, numItermax=10**8), 0.0)))
 
 
+@contextlib.contextmanager
+def _seeded_norm_estimates(seed=0):
+    """Seed NumPy's legacy global generator for the enclosed code, restoring its state afterwards.
+
+    ``expm_multiply`` chooses its Taylor degree and number of substeps from 1-norm estimates of powers of the
+    generator (``scipy.sparse.linalg.onenormest``), which draw random ±1 test vectors from ``np.random``'s global
+    state. Unseeded, that state is whatever earlier calls in the same process left, so the chosen parameters
+    (and the last bits of the laws) depended on which tasks a worker had run before: ``thm37.csv`` differed
+    between ``--n-jobs 1`` and ``2`` in the 14th digit (measured 2026-12-06). Seeded per call, each task's
+    result depends on its own inputs only."""
+    state = np.random.get_state()
+    np.random.seed(seed)
+    try:
+        yield
+    finally:
+        np.random.set_state(state)
+
+
 def _laws(target, sigma, step, ks, cfg):
     """Per K of ``ks``: the Euler law, the continuous law at Kη, and π, all on σ's z-grid; and the x-points."""
     zg = mixture_zgrid(target, sigma, cfg.spacing, cfg.half_widths)
@@ -165,7 +184,8 @@ def _laws(target, sigma, step, ks, cfg):
     for k in ks:
         for _ in range(k - k_prev):
             p_em = euler_step(p_em, ker)
-        p_ct = np.clip(expm_multiply(Qt * ((k - k_prev) * step), p_ct), 0.0, None)
+        with _seeded_norm_estimates():
+            p_ct = np.clip(expm_multiply(Qt * ((k - k_prev) * step), p_ct), 0.0, None)
         p_ct /= p_ct.sum()
         k_prev = k
         out.append((p_em.copy(), p_ct.copy()))
@@ -188,7 +208,11 @@ def _task(cfg, spacing, step, sig):
             for k, (p_em, p_ct) in zip(ks, laws)]
     gen = None
     if step == cfg.steps[0] and spacing == cfg.spacing:
-        ev = np.sort(eigs(sqra_generator(zg).T.tocsc(), k=2, sigma=-1e-9, which="LM", return_eigenvectors=False).real)
+        # ARPACK's own start vector comes from a generator state kept across calls in the process (so the gap
+        # differed in its 9th digit with the tasks a worker had run before); a fixed start makes it the task's own
+        v0 = np.random.default_rng(cfg.seed).uniform(-1.0, 1.0, len(zg.g))
+        ev = np.sort(eigs(sqra_generator(zg).T.tocsc(), k=2, sigma=-1e-9, which="LM", v0=v0,
+                          return_eigenvectors=False).real)
         edge = pi.reshape(len(zg.z1), len(zg.z2))
         gen = {"spectral_gap": float(-ev[0]), "edge_mass": float(edge[[0, -1], :].sum() + edge[1:-1, [0, -1]].sum()),
                "grid_points": int(len(zg.g))}
