@@ -5,7 +5,7 @@ Examples
     sgmcmc-verify list claims
     sgmcmc-verify run ewsg.fig1a --scale smoke --n-jobs 2
     sgmcmc-verify run all --scale default --backend loky
-    sgmcmc-verify run all --scale default --n-jobs 2 --concurrent 2   # two experiments side by side (make figures)
+    sgmcmc-verify run all --scale default --n-jobs 1 --concurrent 2   # two experiments side by side, a core each
     sgmcmc-verify run all --backend dask --scheduler tcp://10.0.0.5:8786
     sgmcmc-verify check ewsg.thm4.3.term1 --scale smoke
     sgmcmc-verify figures
@@ -493,8 +493,8 @@ def build_parser():
         sp.add_argument("--force", action="store_true", help="recompute even if a stored result matches")
         sp.add_argument("--concurrent", type=int, default=1, metavar="K",
                         help="run K experiments at a time, each in its own process with --n-jobs workers (fills the "
-                             "workers an experiment leaves idle; the same numbers; experiments that time themselves "
-                             "run alone); default 1")
+                             "cores an experiment leaves idle; the same numbers; experiments that time themselves "
+                             "run alone); keep K x N_JOBS <= cores (on 2 cores: --n-jobs 1 --concurrent 2); default 1")
         sp.add_argument("--no-progress", action="store_true")
         if out:
             sp.add_argument("--out", default="figures/out")
