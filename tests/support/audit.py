@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sgmcmc_verify.estimators.ewsg import EWSGIndexChain
 from sgmcmc_verify.estimators.minibatch import FullGradient, UniformMinibatch
 from sgmcmc_verify.integrators.base import OverdampedState, StepInfo
 from sgmcmc_verify.integrators.overdamped import OverdampedEM
@@ -186,3 +187,19 @@ class _SleepingStep(_Frozen):
 def sleeping_step(target, step_size):
     """Broken: the step does not return (for a minute)."""
     return _SleepingStep(target, step_size)
+
+
+class _OffsetEWSGIndexChain(EWSGIndexChain):
+    """A biased EWSG gradient: the index-chain estimate plus a constant offset 1 in every coordinate."""
+
+    def __call__(self, *args, **kwargs):
+        e = super().__call__(*args, **kwargs)
+        return e._replace(gradient=e.gradient + 1.0)
+
+
+def ewsg_ld_offset_gradient(target, step_size, index_chain_length=1, batch_size=1):
+    """Planted bug: EWSG-LD (x = 0) whose gradient carries a constant offset 1. At smoke scale check 1's first grid
+    cannot tell it from EWSG-LD's slowly vanishing error (both "still decrease at the small end"); the lower grid
+    must flag it."""
+    return OverdampedEM(target, step_size, _OffsetEWSGIndexChain(index_chain_length, batch_size, "zero"),
+                        name="EWSG-LD-offset-gradient")
