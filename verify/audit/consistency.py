@@ -30,6 +30,7 @@ Euler–Maruyama schemes for the invariant law (Mattingly, Stuart & Tretyakov 20
 """
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import numpy as np
@@ -178,6 +179,16 @@ def extrapolated_error(h, runs, target, *, n_boot=400, rng=0) -> dict:
     return out
 
 
+def _intercept_state(fit, zero, local):
+    """The consistency rule's first question (module docstring): ``None`` when the error extrapolated to h = 0 is
+    not significant; else ``"stalled"`` (the error stopped decreasing over the three smallest h: flagged) or
+    ``"decreasing"`` (not decided on this grid: :func:`consistency_check` tries the lower grid)."""
+    if zero is None or not (zero["z"] > FLAG_FACTOR and zero["norm"] >= 0.5 * fit.err[0] and fit.above[0]):
+        return None
+    stalled = local is None or local.n_fit < 2 or local.ci[1] < VANISHING_SLOPE
+    return "stalled" if stalled else "decreasing"
+
+
 def order_verdict(fit, expected_order, exact_slope=None, *, what="covariance", zero=None,
                   local=None) -> tuple[str, str]:
     """``(status, sentence)`` of a consistency/order fit (see the module docstring for the rules).
@@ -190,11 +201,11 @@ def order_verdict(fit, expected_order, exact_slope=None, *, what="covariance", z
     vanishing error and a constant one cannot be told apart on this grid.
     """
     p, (lo, hi) = fit.slope, fit.ci
-    if zero is not None and zero["z"] > FLAG_FACTOR and zero["norm"] >= 0.5 * fit.err[0] and fit.above[0]:
-        stalled = local is None or local.n_fit < 2 or local.ci[1] < VANISHING_SLOPE
+    intercept = _intercept_state(fit, zero, local)
+    if intercept is not None:
         loc = ("" if local is None or local.n_fit < 2 else
                f"; slope over the 3 smallest h {local.slope:.2f} [{local.ci[0]:.2f}, {local.ci[1]:.2f}]")
-        if stalled:
+        if intercept == "stalled":
             return "flagged", (f"{what} error does not go to 0 as h → 0: extrapolated to h = 0 it is "
                                f"{zero['norm']:.3g} (z = {zero['z']:.0f}; {fit.err[0]:.3g} measured at the smallest h"
                                f"{loc}): flagged")
@@ -235,14 +246,6 @@ def _exact_slope(h, e):
     return float(np.polyfit(lx, np.log(e), 1)[0])
 
 
-def _undecided(fit, zero, local) -> bool:
-    """The ``warn`` branch of :func:`order_verdict`'s consistency rule: a significant intercept at h = 0 while
-    the error still decreases over the three smallest h."""
-    if zero is None or not (zero["z"] > FLAG_FACTOR and zero["norm"] >= 0.5 * fit.err[0] and fit.above[0]):
-        return False
-    return not (local is None or local.n_fit < 2 or local.ci[1] < VANISHING_SLOPE)
-
-
 def consistency_check(factory, params, settings, *, name, anisotropic=False, expected_order=1.0,
                       n_jobs=1, _lowered=False) -> CheckResult:
     """Check 1 on the §5.1 Gaussian (``anisotropic=False``) or the anisotropic Gaussian.
@@ -263,7 +266,9 @@ def consistency_check(factory, params, settings, *, name, anisotropic=False, exp
     Returns
     -------
     CheckResult
-        ``data`` holds both error curves (Monte Carlo and exact), floors, fits and the settings used.
+        ``data`` holds both error curves (Monte Carlo and exact), floors, fits and the settings used; when the
+        first grid left consistency undecided, these are the lower grid's and ``data["first_grid"]`` holds the
+        first grid's fits (``_lowered`` is internal: the rerun itself).
     """
     s = settings
     if anisotropic:
@@ -285,8 +290,8 @@ def consistency_check(factory, params, settings, *, name, anisotropic=False, exp
     loc_c = bootstrap_error_slope(h[:3], pcs[:3], e_cov, rng=seed % 2**31 + 4)
     st_m, txt_m = order_verdict(fit_m, None, None, what="mean", zero=zero["mean"], local=loc_m)
     st_c, txt_c = order_verdict(fit_c, expected_order, ex_slope, what="covariance", zero=zero["cov"], local=loc_c)
-    if not _lowered and (_undecided(fit_m, zero["mean"], loc_m) or _undecided(fit_c, zero["cov"], loc_c)):
-        import dataclasses
+    if not _lowered and "decreasing" in (_intercept_state(fit_m, zero["mean"], loc_m),
+                                         _intercept_state(fit_c, zero["cov"], loc_c)):
         lower = dataclasses.replace(s, consistency_hL=tuple(x / LOWER_GRID_FACTOR for x in s.consistency_hL),
                                     seed=int(np.random.SeedSequence([s.seed, 1, int(anisotropic), 1]).generate_state(1)[0]))
         res = consistency_check(factory, params, lower, name=name, anisotropic=anisotropic,
