@@ -26,7 +26,7 @@ env: $(STAMP)
 ## make figures: run the experiments (results/) and draw the papers' figures (figures/out/)
 figures: $(STAMP)
 	$(VENV)/bin/sgmcmc-verify run all --scale $(SCALE) --n-jobs $(N_JOBS) --concurrent $(CONCURRENT)
-	$(VENV)/bin/sgmcmc-verify figures
+	$(VENV)/bin/sgmcmc-verify figures --n-jobs $(N_JOBS)
 
 ## make verify: every registered claim at the default scale -> results/claims.json, figures/out/REPORT.{md,html}
 verify: $(STAMP)

@@ -24,7 +24,7 @@ from sgmcmc_verify.store.cache import pid_alive  # noqa: E402
 from sgmcmc_verify.store.io import ResultFileError  # noqa: E402
 
 __all__ = ["save_figure", "have", "draw_available", "named_files", "draws_results", "claims_for_figure",
-           "stamp_claims", "FIGURE_HOOKS"]
+           "stamp_claims", "FIGURE_HOOKS", "paper_style", "PAPER_THEME"]
 
 #: The results directory (``results/<paper>``) a figure module's ``draw_all`` is drawing from (:func:`draws_results`);
 #: :func:`save_figure` evaluates the claims of a figure against the results root above it.
@@ -45,9 +45,36 @@ def _remove_stale(out: Path) -> None:
             p.unlink(missing_ok=True)
 
 
+#: The seaborn theme every paper's figures are drawn in (:func:`paper_style`).
+PAPER_THEME = {"style": "whitegrid", "context": "paper"}
+
+
+@contextlib.contextmanager
+def paper_style():
+    """Draw inside the papers' seaborn theme (:data:`PAPER_THEME`) and leave matplotlib as it was found.
+
+    ``sns.set_theme`` changes process-wide state: the rcParams and the single-letter colour codes
+    (``"b"``, ``"g"``, ..., ``"k"``). Until #26 the EWSG modules set the theme and left it set, so the HSG-HMC,
+    LS-SGLD and vrSG figures were drawn in it when ``sgmcmc-verify figures`` drew every paper in one process and
+    in matplotlib's defaults when drawn alone or in another process. Every paper now draws in the theme it had in
+    the full run, whatever was drawn before it in the process, and nothing leaks into what is drawn after.
+    """
+    import matplotlib.colors as mcolors
+    import seaborn as sns
+
+    codes = {c: mcolors.colorConverter.colors[c] for c in "bgrmyck"}
+    try:
+        with matplotlib.rc_context():
+            sns.set_theme(**PAPER_THEME)
+            yield
+    finally:
+        mcolors.colorConverter.colors.update(codes)
+
+
 def draws_results(draw_all):
     """Decorator of a figure module's ``draw_all(results_dir, out_dir)``: while it runs, :func:`save_figure` knows
-    the results it draws from, so a claim's figure is stamped with the claim's verdict (:func:`stamp_claims`)."""
+    the results it draws from, so a claim's figure is stamped with the claim's verdict (:func:`stamp_claims`), and
+    the figures are drawn in :func:`paper_style`."""
     import inspect
 
     sig = inspect.signature(draw_all)
@@ -59,7 +86,8 @@ def draws_results(draw_all):
         bound.apply_defaults()
         tok = _DRAWING.set(Path(bound.arguments[first]))
         try:
-            return draw_all(*args, **kwargs)
+            with paper_style():
+                return draw_all(*args, **kwargs)
         finally:
             _DRAWING.reset(tok)
     return wrapper

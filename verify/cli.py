@@ -325,15 +325,14 @@ def _run_concurrent(order, a, log, overrides, k) -> dict:
     return out
 
 
-def _figures(paper, results, out, log):
-    """Draw every figure whose results are in ``results``; say which experiments' results are missing.
+#: papers in the order ``figures --n-jobs N`` hands them to its workers, longest drawing first (CPU seconds of each
+#: paper's ``draw_all`` on the smoke results, 2026-12-06, docs/benchmarks.md "#26: the figures step"); papers not
+#: listed go last, in registry order. The order decides only the schedule; the files and the log are the same.
+FIGURE_ORDER = ("ewsg", "vrsg", "hsg_hmc", "ls_sgld", "ewsg_iclr", "audit")
 
-    Every experiment's published files are checked against its manifest and copied, as the verified
-    bytes, into a snapshot (:func:`sgmcmc_verify.store.cache.snapshot_published`, under the experiment's
-    publish lock); the figures are drawn from the snapshot, so a file without a manifest (a full disk
-    during a publish leaves one) is never drawn, and a changed or truncated file stops the command,
-    naming the file.
-    """
+
+def _draw_paper(name, results, out, experiment_results: bool):
+    """Draw one paper's figures (:func:`_figures`): ``(paths, log lines)``; runs in a worker under ``--n-jobs``."""
     import shutil
     import tempfile
 
@@ -341,46 +340,89 @@ def _figures(paper, results, out, log):
     from sgmcmc_verify.store.cache import snapshot_published
     from sgmcmc_verify.store.registry import all_experiments, figure_modules
 
+    m = figure_modules()[name]
+    res = Path(results) / name
+    lines: list[str] = []
+    if not experiment_results:   # not experiment results (the audit's folders): drawn as they are
+        paths = m.draw_all(res, Path(out) / name)
+        return paths, lines + [f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}"]
+    missing = []
+    snap = Path(tempfile.mkdtemp(prefix=f"sgmcmc-verify-{name}-"))
+    try:
+        for e in (e for e in all_experiments() if e.paper == name):
+            try:
+                snapshot_published(res, e.id, snap / name, log=lines.append)
+            except FileNotFoundError:
+                missing.append(e.id)
+        try:
+            paths = m.draw_all(snap / name, Path(out) / name) if (snap / name).is_dir() else []
+        except ResultFileError as err:
+            raise ResultFileError(err.path.replace(str(snap / name), str(res)), err.reason, err.remedy) from None
+    finally:
+        shutil.rmtree(snap, ignore_errors=True)
+    lines.append(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
+    if missing:
+        lines.append(f"sgmcmc_verify.figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
+                     f"(`sgmcmc-verify run {name}` makes them)")
+    return paths, lines
+
+
+def _figures(paper, results, out, log, n_jobs: int = 1):
+    """Draw every figure whose results are in ``results``; say which experiments' results are missing.
+
+    Every experiment's published files are checked against its manifest and copied, as the verified
+    bytes, into a snapshot (:func:`sgmcmc_verify.store.cache.snapshot_published`, under the experiment's
+    publish lock); the figures are drawn from the snapshot, so a file without a manifest (a full disk
+    during a publish leaves one) is never drawn, and a changed or truncated file stops the command,
+    naming the file.
+
+    With ``n_jobs`` > 1 the papers are drawn side by side, one per joblib worker (longest first,
+    :data:`FIGURE_ORDER`); the files are the same as drawn one after another (PNG byte for byte; a PDF differs
+    only in its creation date, as between any two runs) and the log lines come in the same order. Hooks in
+    :data:`sgmcmc_verify.figures._common.FIGURE_HOOKS` live in this process only, so with a hook registered the
+    papers are drawn here, one after another.
+    """
+    from sgmcmc_verify.store.registry import all_experiments, figure_modules
+
     root = Path(results)
     if not root.is_dir():
         raise FileNotFoundError(f"no results directory {str(root)!r}; run `sgmcmc-verify run ...` first "
                                 "or point --results at one")
+    if n_jobs == 0 or n_jobs < -1:
+        raise ValueError(f"n_jobs must be >= 1 or -1 (every core), got {n_jobs}")
     mods = figure_modules()
     if paper and paper not in mods:
         raise ValueError(f"no figures for {paper!r}; papers with figures: {', '.join(sorted(mods))}")
-    exps = all_experiments()
-    done = []
-    for name, m in mods.items():
+    papers = {e.paper for e in all_experiments()}
+    todo = []
+    for name in mods:
         if paper and name != paper:
             continue
-        res = root / name
-        if not res.is_dir():
-            log(f"sgmcmc_verify.figures.{name}: no results under {res}; skipped")
+        if not (root / name).is_dir():
+            log(f"sgmcmc_verify.figures.{name}: no results under {root / name}; skipped")
             continue
-        if not any(e.paper == name for e in exps):   # not experiment results (the audit's folders): drawn as they are
-            paths = m.draw_all(res, Path(out) / name)
-            log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
+        todo.append(name)
+    from sgmcmc_verify.figures import _common
+
+    done = []
+    if n_jobs != 1 and len(todo) > 1 and not _common.FIGURE_HOOKS:
+        from joblib import Parallel, delayed
+
+        rank = {n: i for i, n in enumerate(FIGURE_ORDER)}
+        order = sorted(todo, key=lambda n: rank.get(n, len(rank)))
+        drawn = dict(zip(order, Parallel(n_jobs=min(len(order), n_jobs) if n_jobs > 0 else n_jobs)(
+            delayed(_draw_paper)(n, str(root), str(out), n in papers) for n in order)))
+        for name in todo:   # the log in registry order, as drawn one after another
+            paths, lines = drawn[name]
+            for ln in lines:
+                log(ln)
             done += paths
-            continue
-        missing = []
-        snap = Path(tempfile.mkdtemp(prefix=f"sgmcmc-verify-{name}-"))
-        try:
-            for e in (e for e in exps if e.paper == name):
-                try:
-                    snapshot_published(res, e.id, snap / name, log=log)
-                except FileNotFoundError:
-                    missing.append(e.id)
-            try:
-                paths = m.draw_all(snap / name, Path(out) / name) if (snap / name).is_dir() else []
-            except ResultFileError as err:
-                raise ResultFileError(err.path.replace(str(snap / name), str(res)), err.reason, err.remedy) from None
-        finally:
-            shutil.rmtree(snap, ignore_errors=True)
-        log(f"sgmcmc_verify.figures.{name}: {len(paths)} files in {Path(out) / name}")
-        if missing:
-            log(f"sgmcmc_verify.figures.{name}: no results for {', '.join(missing)}; their panels are not drawn "
-                f"(`sgmcmc-verify run {name}` makes them)")
-        done += paths
+    else:
+        for name in todo:
+            paths, lines = _draw_paper(name, root, out, name in papers)
+            for ln in lines:
+                log(ln)
+            done += paths
     if paper and not done:
         raise FileNotFoundError(f"no figures drawn for {paper!r}: no results under {root / paper}")
     return done
@@ -531,6 +573,8 @@ def build_parser():
     sp = add("figures", help="draw figures from stored results")
     sp.add_argument("paper", nargs="?", default=None)
     sp.add_argument("--out", default="figures/out")
+    sp.add_argument("--n-jobs", type=int, default=1,
+                    help="draw the papers side by side on N workers (-1: every core; the same files); default 1")
     sp = add("report", help="evaluate claims (running missing experiments) and write the report")
     sp.add_argument("target", nargs="?", default="all").completer = _id_completer("claims")
     sp.add_argument("--no-run", action="store_true",
@@ -825,7 +869,7 @@ def _main(a, log) -> int:
                 print(f"    to decide: {rec['decide_by']['text']}")
         return _fail_on(a, recs)
     elif a.cmd == "figures":
-        _figures(a.paper, a.results, a.out, log)
+        _figures(a.paper, a.results, a.out, log, n_jobs=a.n_jobs)
     elif a.cmd == "report":
         _fail_on(a, [])
         recs = _report(a, log)
@@ -838,7 +882,7 @@ def _main(a, log) -> int:
     elif a.cmd == "verify":
         _fail_on(a, [])
         _run(_select_experiments("all"), a, log)
-        _figures(None, a.results, a.out, log)
+        _figures(None, a.results, a.out, log, n_jobs=a.n_jobs)
         a.target = "all"
         recs = _report(a, log)
         for r in recs:

@@ -188,3 +188,33 @@ def test_rules_are_documented():
     import sgmcmc_verify.figures.readable as mod
 
     assert all(f"``{r}``" in mod.__doc__ for r in RULES)
+
+
+def test_a_paper_draws_in_its_theme_and_leaves_matplotlib_as_it_found_it():
+    """#26: ``sns.set_theme`` in one paper's ``draw_all`` used to stay set, so a paper drawn after the EWSG modules in
+    the same process (``sgmcmc-verify figures``) looked different from the same paper drawn alone or in a worker.
+    Inside :func:`draws_results` the theme is set; after it, the rcParams and the colour codes are what they were.
+    Control: the same body without the decorator leaves both changed, which this check sees."""
+    import matplotlib
+    import matplotlib.colors as mcolors
+    import seaborn as sns
+
+    from sgmcmc_verify.figures._common import draws_results
+
+    def body(results_dir, out_dir):
+        sns.set_theme(style="darkgrid", palette="bright")     # what a module might do inside
+        return matplotlib.rcParams["axes.grid"], mcolors.colorConverter.colors["b"]
+
+    def state():
+        return dict(matplotlib.rcParams), {c: mcolors.colorConverter.colors[c] for c in "bgrmyck"}
+
+    matplotlib.rcdefaults()
+    before = state()
+    grid_inside, _ = draws_results(body)("res", "out")
+    assert grid_inside is True                                   # the theme (whitegrid) is on while drawing
+    assert state() == before                                     # nothing leaks out
+    body("res", "out")                                           # control: undecorated, the theme stays set
+    leaked = state()
+    assert leaked[0]["axes.grid"] is True and leaked[1]["b"] != before[1]["b"]
+    matplotlib.rcdefaults()
+    mcolors.colorConverter.colors.update(before[1])

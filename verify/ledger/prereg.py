@@ -53,12 +53,39 @@ def _unwrap(fn):
     return inspect.unwrap(fn)
 
 
-def _source_span(obj) -> tuple | None:
+#: ``{obj: (file's mtime_ns, span)}``: :func:`_source_span`'s results. ``inspect.getsourcelines`` parses the whole
+#: module for a class (0.05 s each for ``rules.py``), and every claim evaluated (the report, each figure's verdict
+#: stamp) asks again for the same rule classes: with the cache, ``figures ls_sgld`` takes 0.76x the CPU time
+#: (docs/benchmarks.md, "#26: the figures step").
+#: A span is recomputed when its file's modification time changes, so an edit in a running process is seen.
+_SPANS: dict = {}
+
+
+def _mtime(file) -> int | None:
     try:
-        lines, start = inspect.getsourcelines(obj)
-        return (inspect.getsourcefile(obj), start, start + len(lines) - 1)
+        return Path(file).stat().st_mtime_ns
     except (OSError, TypeError):
         return None
+
+
+def _source_span(obj) -> tuple | None:
+    """``(file, first line, last line)`` of ``obj``'s source, or None where it has none."""
+    try:
+        hit = _SPANS.get(obj)
+    except TypeError:   # unhashable: not cached
+        hit = None
+    if hit is not None and hit[1] is not None and hit[0] == _mtime(hit[1][0]):
+        return hit[1]
+    try:
+        lines, start = inspect.getsourcelines(obj)
+        span = (inspect.getsourcefile(obj), start, start + len(lines) - 1)
+    except (OSError, TypeError):
+        return None
+    try:
+        _SPANS[obj] = (_mtime(span[0]), span)
+    except TypeError:
+        pass
+    return span
 
 
 @functools.lru_cache(maxsize=None)

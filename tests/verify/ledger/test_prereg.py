@@ -101,3 +101,30 @@ def test_a_declared_rule_spans_its_declaration_rule_classes_and_thresholds():
     level_line = next(i + 1 for i, ln in enumerate(text) if ln.startswith("FAMILY_LEVEL ="))
     assert level_line in covered            # the threshold the ordering reads is part of its rule
     assert prereg.fingerprint(get("ls_sgld.fig4.ls_reduces_nll")) != prereg.fingerprint(get("ls_sgld.fig4.ls_increases_accuracy"))
+
+
+def test_source_spans_are_cached_per_object_and_recomputed_when_the_file_changes(tmp_path, monkeypatch):
+    """The span cache (#26: ``inspect.getsourcelines`` parses a whole module per class) gives what ``inspect`` gives,
+    asks ``inspect`` once per object, and asks again after the file's modification time changes (control: an edit
+    that moves the class is seen)."""
+    import importlib.util
+    import os
+
+    src = tmp_path / "mod_span.py"
+    src.write_text("class A:\n    x = 1\n")
+    spec = importlib.util.spec_from_file_location("mod_span", src)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(__import__("sys").modules, "mod_span", mod)     # inspect finds a class's file through it
+    spec.loader.exec_module(mod)
+    calls = []
+    real = prereg.inspect.getsourcelines
+    monkeypatch.setattr(prereg.inspect, "getsourcelines", lambda o: calls.append(o) or real(o))
+    first = prereg._source_span(mod.A)
+    assert first == (str(src), 1, 2)
+    assert prereg._source_span(mod.A) == first and len(calls) == 1          # cached
+    src.write_text("# moved\n\nclass A:\n    x = 1\n")
+    st = src.stat()
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))             # a later modification time
+    import linecache
+    linecache.checkcache(str(src))
+    assert prereg._source_span(mod.A) == (str(src), 3, 4) and len(calls) == 2
