@@ -402,10 +402,11 @@ def _figures(paper, results, out, log, n_jobs: int = 1):
             log(f"sgmcmc_verify.figures.{name}: no results under {root / name}; skipped")
             continue
         todo.append(name)
-    from sgmcmc_verify.figures import _common
-
+    # a hook can only be registered in a process that imported the figures' common module (figures are found at
+    # run time, not imported here: tests/test_architecture.py)
+    common = sys.modules.get("sgmcmc_verify.figures._common")
     done = []
-    if n_jobs != 1 and len(todo) > 1 and not _common.FIGURE_HOOKS:
+    if n_jobs != 1 and len(todo) > 1 and not getattr(common, "FIGURE_HOOKS", None):
         from joblib import Parallel, delayed
 
         rank = {n: i for i, n in enumerate(FIGURE_ORDER)}
