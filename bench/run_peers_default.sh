@@ -60,7 +60,7 @@ SGMCMCJax_BADODAB-fixed|$P.sgmcmcjax:badodab_fixed_factory|
 "
 
 mkdir -p "$OUT/logs" "$OUT/pages"
-"$PY" - "$OUT/versions.json" "$SCALE" "$N_JOBS" <<'EOF'
+"$PY" - "$OUT/versions.json" "$SCALE" "$N_JOBS" "$OUT" <<'EOF'
 import json, platform, subprocess, sys, time
 from importlib import metadata
 v = {}
@@ -75,7 +75,8 @@ try:
 except OSError:
     commit = None
 json.dump({"versions": v, "python": platform.python_version(), "git_commit": commit, "scale": sys.argv[2],
-           "n_jobs": int(sys.argv[3]), "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
+           "n_jobs": int(sys.argv[3]), "results_dir": sys.argv[4],
+           "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
           open(sys.argv[1], "w"), indent=1)
 EOF
 
