@@ -185,6 +185,20 @@ def test_figures_refuse_an_emptied_results_file(fig1a_copy, tmp_path, capsys):
     assert not (tmp_path / "o" / "ewsg" / "fig1a.png").exists()
 
 
+def test_figures_in_workers_refuse_an_emptied_results_file_naming_it(fig1a_copy, tmp_path, capsys):
+    """The same refusal when the papers are drawn in joblib workers (``figures --n-jobs 2``, two paper folders):
+    the worker's ``ResultFileError`` reaches the command line naming the file under ``--results``."""
+    root, _ = fig1a_copy
+    (root / "ewsg" / "fig1a.csv").write_text("")
+    (root / "ls_sgld").mkdir()                       # a second paper folder: the papers go to workers
+    capsys.readouterr()
+    assert main(["figures", "--n-jobs", "2", "--results", str(root), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()   # the papers without results are said first, then the error
+    assert err[-1].startswith("sgmcmc-verify: error:") and str(root / "ewsg" / "fig1a.csv") in err[-1]
+    assert sum(ln.startswith("sgmcmc-verify: error:") for ln in err) == 1
+    assert not (tmp_path / "o" / "ewsg" / "fig1a.png").exists()
+
+
 def test_a_panel_refuses_a_file_without_rows_even_without_a_manifest(tmp_path):
     """An emptied fig1d.csv (header kept) drew an empty panel labelled "(held)"; without a manifest to check,
     the panel's own reading must refuse it, naming the file."""
