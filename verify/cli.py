@@ -415,7 +415,7 @@ def _figures(paper, results, out, log, n_jobs: int = 1):
             drawn = dict(zip(order, Parallel(n_jobs=min(len(order), n_jobs) if n_jobs > 0 else n_jobs)(
                 delayed(_draw_paper)(n, str(root), str(out), n in papers) for n in order)))
         finally:
-            _release_loky_workers()   # the workers (about 350 MiB each) leave now, not at exit or after an idle timeout
+            _release_loky_workers()   # the workers leave now, not at exit or after an idle timeout
         for name in todo:   # the log in registry order, as drawn one after another
             paths, lines = drawn[name]
             for ln in lines:
