@@ -62,6 +62,7 @@ bench: $(STAMP)
 	$(PY) bench/bench_parallel.py
 	$(PY) bench/bench_flymc.py
 	$(PY) bench/bench_cnn.py
+	$(PY) bench/bench_bootstrap.py
 
 ## make test-peers: install the optional peer extras (blackjax and SGMCMCJax on JAX CPU, posteriors on PyTorch CPU) and
 ## run the adapter tests (tests/peers/). torch==2.13.0 is asked for first, alone: on this machine pip takes its CPU wheel
