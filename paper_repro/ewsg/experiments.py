@@ -26,13 +26,13 @@ from sgmcmc_verify import samplers
 from sgmcmc_verify.estimators import EWSGIndexChain
 from sgmcmc_verify.measure.metrics import ensemble_kl, mse_time_average, weighted_second_moments
 from sgmcmc_verify.measure.rates import fit_bound, fit_slope, slope_status
-from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.runner import RealizationStudy, run_chains, run_realizations, run_realizations_many
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets import gaussian_means_target
 
 from .settings import Fig1aSettings, Fig1bSettings, Fig1cSettings, KLPanelSettings, Theorem43Settings
 
-__all__ = ["make_sampler", "kl_vs_passes", "theorem43", "run_kl_panel", "run_theorem43", "run_all",
+__all__ = ["make_sampler", "kl_vs_passes", "kl_vs_passes_many", "theorem43", "run_kl_panel", "run_theorem43", "run_all",
            "RATE_TOLERANCE", "phi_variance"]
 
 #: Half-width of the band around an expected slope inside which a bootstrap interval must lie
@@ -131,16 +131,45 @@ def kl_vs_passes(cfg: KLPanelSettings, runs, panel: str, n_jobs=1, backend=None,
     ----------
     runs : list of dict(label, method, h, M, x_choice)
     """
+    return kl_vs_passes_many([(cfg, runs, panel)], n_jobs, backend, progress)[0]
+
+
+def _kl_studies(cfg: KLPanelSettings, runs, panel: str) -> list[RealizationStudy]:
+    """One realization study per run of a panel, seeded ``[cfg.seed, ord(panel[-1]), j]`` for run j."""
+    return [RealizationStudy(functools.partial(_kl_block, cfg=cfg, method=run["method"], h=run["h"], M=run["M"],
+                                               x_choice=run["x_choice"]),
+                             cfg.realizations, np.random.SeedSequence([cfg.seed, ord(panel[-1]), j]).entropy,
+                             cfg.block_size)
+            for j, run in enumerate(runs)]
+
+
+def kl_vs_passes_many(panels, n_jobs=1, backend=None, progress=None) -> list[list[dict]]:
+    """:func:`kl_vs_passes` for several ``(cfg, runs, panel)`` at once: the rows of each, in order.
+
+    Every run of every panel is one study of a single joblib task list
+    (:func:`~sgmcmc_verify.runner.run_realizations_many`), so the workers do not wait at a barrier after each run
+    (``ewsg_iclr.fig1ghi`` has 432 runs). Each run gets the blocks, seeds and numbers of its own
+    :func:`~sgmcmc_verify.runner.run_realizations` call, so the rows are those of :func:`kl_vs_passes` panel by panel,
+    bit for bit, for any ``n_jobs``.
+    """
+    panels = list(panels)
+    studies = [_kl_studies(cfg, runs, panel) for cfg, runs, panel in panels]
+    results = run_realizations_many([st for group in studies for st in group], n_jobs=n_jobs, backend=backend,
+                                    progress=progress)
+    out, i = [], 0
+    for (cfg, runs, panel), group in zip(panels, studies):
+        out.append(_kl_rows(cfg, runs, panel, results[i:i + len(group)]))
+        i += len(group)
+    return out
+
+
+def _kl_rows(cfg: KLPanelSettings, runs, panel: str, results) -> list[dict]:
+    """The rows of :func:`kl_vs_passes` from its runs' realizations (``results[j]`` for ``runs[j]``)."""
     target = gaussian_means_target(cfg.n_data, cfg.dim, cfg.seed)
     post = quadratic_posterior(target.centers)
     floor, floor_sd = kl_estimation_floor(cfg)
     rows = []
-    for j, run in enumerate(runs):
-        fn = functools.partial(_kl_block, cfg=cfg, method=run["method"], h=run["h"], M=run["M"],
-                               x_choice=run["x_choice"])
-        seed = [cfg.seed, ord(panel[-1]), j]
-        res = run_realizations(fn, cfg.realizations, seed=np.random.SeedSequence(seed).entropy,
-                               block_size=cfg.block_size, n_jobs=n_jobs, backend=backend, progress=progress)
+    for j, (run, res) in enumerate(zip(runs, results)):
         kl = ensemble_kl(res["position"], post.mean, post.cov)
         kl_se = _kl_bootstrap_se(res["position"], post.mean, post.cov, np.random.default_rng([cfg.seed, j, 17]))
         exact = _exact_kl(run["method"], target, run["h"], cfg.friction, res["steps"], run["M"])

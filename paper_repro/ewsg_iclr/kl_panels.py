@@ -53,9 +53,10 @@ def _last_rows(rows):
 def best_m_sweep(cfg: Fig1giSettings, n_jobs=1, backend=None, progress=None) -> tuple[list[dict], list[dict]]:
     """KL after ``cfg.passes`` data passes for every (n, data draw, h, M) of the grid.
 
-    Each (n, draw, h) is one call of :func:`~sgmcmc_verify.paper_repro.ewsg.experiments.kl_vs_passes` with
+    Each (n, draw, h) is one panel of :func:`~sgmcmc_verify.paper_repro.ewsg.experiments.kl_vs_passes` with
     ``n_data = n`` and ``seed = draw`` (the seed draws the centers ``c_i`` and roots the
-    realizations), one run per M at equal data passes (M + 1 evaluations per step).
+    realizations), one run per M at equal data passes (M + 1 evaluations per step); the panels of one (n, draw) run
+    as one joblib task list (:func:`~sgmcmc_verify.paper_repro.ewsg.experiments.kl_vs_passes_many`, the same numbers).
 
     Returns
     -------
@@ -69,10 +70,9 @@ def best_m_sweep(cfg: Fig1giSettings, n_jobs=1, backend=None, progress=None) -> 
     for n in cfg.n_values:
         for draw in cfg.data_seeds:
             c = replace(cfg, n_data=n, seed=draw)
-            for h in cfg.step_sizes:
-                runs = [{"label": f"M = {m}", "method": "EWSG", "h": h, "M": m, "x_choice": "recommended"}
-                        for m in cfg.index_chain_lengths]
-                rows = X.kl_vs_passes(c, runs, "fig1g", n_jobs, backend, progress)
+            panels = [(c, [{"label": f"M = {m}", "method": "EWSG", "h": h, "M": m, "x_choice": "recommended"}
+                           for m in cfg.index_chain_lengths], "fig1g") for h in cfg.step_sizes]
+            for rows in X.kl_vs_passes_many(panels, n_jobs, backend, progress):   # one task list per (n, draw)
                 for r in rows:
                     r.update({"n_data": n, "data_seed": draw})
                 final += _last_rows(rows)
