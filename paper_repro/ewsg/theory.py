@@ -24,6 +24,7 @@ from sgmcmc_verify.analytic.ewsg_weights import (ewsg_log_weights, normalized_we
                                    variance_change)
 from sgmcmc_verify.analytic.optimal_subsampling import optimal_unbiased_law
 from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.runner import run_tasks
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets import LogisticRegressionTarget, gaussian_means_target
 from sgmcmc_verify.targets.datasets import load_builtin, standardize
@@ -202,25 +203,31 @@ def theorem42_cell(b, y, h, sigma, n_metropolis) -> dict:
             "exponent_spread": spread, "data_sets": int(b.shape[0]), "metropolis_sets": int(min(n_metropolis, b.shape[0]))}
 
 
-def theorem42(cfg: Theorem42Settings) -> list[dict]:
-    """One row per law × reading × n × h × y (see :class:`Theorem42Settings`)."""
+def _theorem42_rows(cfg: Theorem42Settings, li: int, ri: int, n: int, h: float) -> list[dict]:
+    """The rows of one (law, reading, n, h): one per y. The data sets are drawn from ``SeedSequence([seed, li, ri, n])``
+    (every h of one (law, reading, n) draws the same sets)."""
+    law, reading = cfg.laws[li], cfg.readings[ri]
+    rng = np.random.default_rng(np.random.SeedSequence([cfg.seed, li, ri, n]))
+    R = cfg.radius if reading == "theorem" else cfg.radius_appendix_b
+    g = _draw_gradients(law, cfg.data_sets, n, R, rng)
+    b = n * g if reading == "theorem" else g
     sigma = np.sqrt(2 * cfg.friction)
-    rows = []
-    for li, law in enumerate(cfg.laws):
-        for ri, reading in enumerate(cfg.readings):
-            if law == "section51" and reading != "theorem":
-                continue  # unbounded: only the raw b_i = n(θ − c_i)
-            for n in cfg.sizes:
-                rng = np.random.default_rng(np.random.SeedSequence([cfg.seed, li, ri, n]))
-                R = cfg.radius if reading == "theorem" else cfg.radius_appendix_b
-                g = _draw_gradients(law, cfg.data_sets, n, R, rng)
-                b = n * g if reading == "theorem" else g
-                for h in cfg.steps:
-                    for y in cfg.y_values:
-                        rows.append({"law": law, "reading": reading, "n": n, "step_size": h, "y_1": y[0], "y_2": y[1],
-                                     **theorem42_cell(b, np.asarray(y, dtype=np.float64), h, sigma,
-                                                      cfg.metropolis_sets)})
-    return rows
+    return [{"law": law, "reading": reading, "n": n, "step_size": h, "y_1": y[0], "y_2": y[1],
+             **theorem42_cell(b, np.asarray(y, dtype=np.float64), h, sigma, cfg.metropolis_sets)}
+            for y in cfg.y_values]
+
+
+def theorem42(cfg: Theorem42Settings, n_jobs: int = 1, backend=None) -> list[dict]:
+    """One row per law × reading × n × h × y (see :class:`Theorem42Settings`).
+
+    One joblib task per (law, reading, n, h) (:func:`~sgmcmc_verify.runner.run_tasks`, largest n first); the rows come
+    back in the loops' order and do not depend on ``n_jobs``.
+    """
+    tasks = [(cfg, li, ri, n, h) for li, law in enumerate(cfg.laws) for ri, reading in enumerate(cfg.readings)
+             if law != "section51" or reading == "theorem"   # unbounded: only the raw b_i = n(θ − c_i)
+             for n in cfg.sizes for h in cfg.steps]
+    cost = [cfg.data_sets * t[3] + cfg.metropolis_sets * t[3] ** 2 for t in tasks]   # the M = 1 law is O(n²) a set
+    return [r for rows in run_tasks(_theorem42_rows, tasks, n_jobs=n_jobs, backend=backend, cost=cost) for r in rows]
 
 
 def section51_factor(cfg: Theorem42Settings) -> list[dict]:
@@ -275,7 +282,7 @@ def _tail_trends(rows, cfg):
 
 def run_theorem42(cfg: Theorem42Settings, out_dir, n_jobs=1, backend=None, progress=None) -> None:
     """Write ``thm42.csv``, ``thm42_states.csv`` and ``thm42.json``."""
-    rows = theorem42(cfg)
+    rows = theorem42(cfg, n_jobs, backend)
     states = section51_factor(cfg)
     out = Path(out_dir)
     write_csv(out / "thm42.csv", rows, header_comment=(

@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from sgmcmc_verify.analytic.hsg_quadratic import exact_trajectory, random_quadratic_sum
+from sgmcmc_verify.runner import run_tasks
 from sgmcmc_verify.store.io import write_csv, write_json
 
 from .settings import ComplexitySettings
@@ -146,22 +147,28 @@ def _steps(s, method):
     return s.sgld_step_sizes if method == "SGLD" else s.step_sizes
 
 
-def _best_rows(s, q, eps):
+def _trajectory_counts(q, method, h, iterations, kw, eps):
+    """One exact trajectory's first-hit and stay-below counts at every ε, and its count at the horizon."""
+    r = exact_trajectory(q, method, h, iterations, **kw)
+    return first_hit(r["w2"], r["evaluations"], eps), stay_below(r["w2"], r["evaluations"], eps), r["evaluations"][-1]
+
+
+def _best_rows(s, q, eps, n_jobs=1, backend=None):
     best, grid = {}, []
-    for label, method, kw in _configs(s):
-        for h in _steps(s, method):
-            r = exact_trajectory(q, method, float(h), _iterations(s, h, method), **kw)
-            hit = first_hit(r["w2"], r["evaluations"], eps)
-            stay = stay_below(r["w2"], r["evaluations"], eps)
-            hp = ";".join(f"{k}={'n' if v is None else v}" for k, v in kw.items())
-            grid += [{"method": label, "hyperparameters": hp, "step_size": float(h), "epsilon": float(e),
-                      "evaluations": float(hit[i]), "horizon_evaluations": float(r["evaluations"][-1])}
-                     for i, e in enumerate(eps)]
-            for i, e in enumerate(eps):
-                for key, val in (("evaluations", hit[i]), ("evaluations_stay", stay[i])):
-                    cur = best.get((label, e, key))
-                    if cur is None or val < cur[0]:
-                        best[(label, e, key)] = (float(val), float(h), hp)
+    runs = [(label, method, kw, h) for label, method, kw in _configs(s) for h in _steps(s, method)]
+    # one joblib task per (configuration, η), the longest trajectories first; results in the loops' order
+    tasks = [(q, method, float(h), _iterations(s, h, method), kw, eps) for _, method, kw, h in runs]
+    counts = run_tasks(_trajectory_counts, tasks, n_jobs=n_jobs, backend=backend, cost=[t[3] for t in tasks])
+    for (label, _, kw, h), (hit, stay, horizon) in zip(runs, counts):
+        hp = ";".join(f"{k}={'n' if v is None else v}" for k, v in kw.items())
+        grid += [{"method": label, "hyperparameters": hp, "step_size": float(h), "epsilon": float(e),
+                  "evaluations": float(hit[i]), "horizon_evaluations": float(horizon)}
+                 for i, e in enumerate(eps)]
+        for i, e in enumerate(eps):
+            for key, val in (("evaluations", hit[i]), ("evaluations_stay", stay[i])):
+                cur = best.get((label, e, key))
+                if cur is None or val < cur[0]:
+                    best[(label, e, key)] = (float(val), float(h), hp)
     rows = []
     labels = list(dict.fromkeys(lab for lab, _, _ in _configs(s)))
     for label in labels:
@@ -255,12 +262,14 @@ def run_complexity(s: ComplexitySettings, out_dir, n_jobs=1, backend=None, progr
     s : ComplexitySettings
     out_dir : path
         Receives ``complexity.csv`` and ``complexity.json``.
-    n_jobs, backend, progress
-        Unused (the study is deterministic and runs in one process).
+    n_jobs, backend
+        joblib workers for the exact trajectories, one task per (configuration, η); the numbers do not depend on them.
+    progress
+        Unused.
     """
     q = random_quadratic_sum(n=s.n_data, dim=s.dim, seed=s.hessian_seed, wishart_dof=s.wishart_dof)
     eps = np.asarray(s.epsilons, float)
-    rows, labels, grid = _best_rows(s, q, eps)
+    rows, labels, grid = _best_rows(s, q, eps, n_jobs, backend)
     fits = {}
     for label in labels:
         rr = [r for r in rows if r["method"] == label]
