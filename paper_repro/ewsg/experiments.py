@@ -24,7 +24,7 @@ from sgmcmc_verify.analytic.linear_samplers import (minibatch_noise_covariance, 
 from sgmcmc_verify.analytic.time_average import uld_time_average_mse
 from sgmcmc_verify import samplers
 from sgmcmc_verify.estimators import EWSGIndexChain
-from sgmcmc_verify.measure.metrics import ensemble_kl, mse_time_average, weighted_second_moments
+from sgmcmc_verify.measure.metrics import ensemble_kl, mse_time_average, weighted_means, weighted_second_moments
 from sgmcmc_verify.measure.rates import fit_bound, fit_slope, slope_status
 from sgmcmc_verify.runner import RealizationStudy, run_chains, run_realizations, run_realizations_many
 from sgmcmc_verify.store.io import write_csv, write_json
@@ -106,7 +106,7 @@ def _kl_bootstrap_se(positions, mean, cov, rng, n_boot=100):
     """
     R = positions.shape[0]
     w = rng.multinomial(R, np.full(R, 1.0 / R), size=n_boot) / R  # (B, R)
-    m = np.einsum("br,rkd->bkd", w, positions)
+    m = weighted_means(w, positions)   # einsum("br,rkd->bkd"), bit for bit, compiled
     second = weighted_second_moments(w, positions)   # einsum("br,rki,rkj->bkij"), bit for bit, compiled
     c = (second - m[..., :, None] * m[..., None, :]) * (R / (R - 1))
     kls = kl_gaussian(np.broadcast_to(mean, m.shape), np.broadcast_to(cov, c.shape), m, c)

@@ -41,6 +41,7 @@ from sgmcmc_verify.analytic.gaussian import quadratic_posterior
 from sgmcmc_verify.analytic.linear_samplers import minibatch_noise_covariance, propagate_moments, underdamped_em_recursion
 from sgmcmc_verify import samplers
 from sgmcmc_verify.estimators import EWSGIndexChain
+from sgmcmc_verify.measure.metrics import weighted_means
 from sgmcmc_verify.measure.rates import fit_slope
 from sgmcmc_verify.runner import run_chains, run_realizations
 from sgmcmc_verify.store.io import write_csv, write_json
@@ -107,7 +108,7 @@ def sup_norm_bootstrap(deviation, n_boot, rng, block=slice(None)):
     sq = np.sum(dev * dev, axis=-1)  # (R, n_ck)
     point = float(_debiased_sup(dev.mean(axis=0), sq.mean(axis=0), R))
     w = rng.multinomial(R, np.full(R, 1.0 / R), size=n_boot) / R
-    boot = _debiased_sup(np.einsum("br,rkd->bkd", w, dev), w @ sq, R)
+    boot = _debiased_sup(weighted_means(w, dev), w @ sq, R)   # weighted_means: einsum("br,rkd->bkd")'s bits
     return point, boot
 
 

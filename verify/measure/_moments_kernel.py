@@ -38,3 +38,23 @@ def weighted_second_moments_kernel(wT, x):   # pragma: no cover (compiled; teste
                     for j in range(D):
                         o[k, i, j] += t * xr[k, j]
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def weighted_means_kernel(wT, x):   # pragma: no cover (compiled; tested through weighted_means)
+    """``out[b, k, i] = Σ_r wT[r, b] x[r, k, i]``, each term ``w·x_i`` added in increasing r, zero weights skipped
+    (exact for finite input: see ``weighted_second_moments``). wT : (R, B); x : (R, K, d)."""
+    R, B = wT.shape
+    K, D = x.shape[1], x.shape[2]
+    out = np.zeros((B, K, D))
+    for r in range(R):          # increasing r for every output element: einsum's order
+        xr = x[r]
+        for b in range(B):
+            wb = wT[r, b]
+            if wb == 0.0:
+                continue
+            o = out[b]
+            for k in range(K):
+                for i in range(D):
+                    o[k, i] += wb * xr[k, i]
+    return out

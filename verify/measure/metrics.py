@@ -17,7 +17,8 @@ from sgmcmc_verify.analytic.gaussian import kl_gaussian
 
 from ..errors import check_finite_array
 
-__all__ = ["gaussian_fit", "ensemble_kl", "KLResult", "MSEResult", "mse_time_average", "weighted_second_moments"]
+__all__ = ["gaussian_fit", "ensemble_kl", "KLResult", "MSEResult", "mse_time_average", "weighted_means",
+           "weighted_second_moments"]
 
 
 def gaussian_fit(samples):
@@ -119,24 +120,82 @@ def mse_time_average(time_averages, truth) -> MSEResult:
     return MSEResult(sq.mean(axis=0), mean_err**2, err.var(axis=0), sq)
 
 
-#: the numba kernel of :func:`weighted_second_moments` once imported in this process; ``False`` when numba is absent
+#: the numba kernels of :func:`weighted_means` and :func:`weighted_second_moments` once imported in this process;
+#: ``False`` when numba is absent
 _MOMENTS_KERNEL = None
-#: B·R·K·d² below which :func:`weighted_second_moments` calls einsum (under about 0.05 s there): importing numba and
-#: loading the cached kernel (about 0.2 s; 0.8 s when it compiles) would cost more than a few such calls save
+#: B·R·K·d² (B·R·K·d for the means) below which the two call einsum (under about 0.05 s there): importing numba and
+#: loading the cached kernels (about 0.2 s; 0.8 s when they compile) would cost more than a few such calls save
 _KERNEL_MIN_WORK = 10_000_000
 
 
 def _moments_kernel():
-    """The compiled kernel of :func:`weighted_second_moments`, or ``None`` without numba (the ``compiled`` extra)."""
+    """The compiled kernels ``(means, second_moments)``, or ``None`` without numba (the ``compiled`` extra)."""
     global _MOMENTS_KERNEL
     if _MOMENTS_KERNEL is None:
         try:
-            from ._moments_kernel import weighted_second_moments_kernel
+            from ._moments_kernel import weighted_means_kernel, weighted_second_moments_kernel
         except ImportError:
             _MOMENTS_KERNEL = False
             return None
-        _MOMENTS_KERNEL = weighted_second_moments_kernel
+        _MOMENTS_KERNEL = (weighted_means_kernel, weighted_second_moments_kernel)
     return _MOMENTS_KERNEL or None
+
+
+def _weights_and_states(w, x):
+    w = np.asarray(w, dtype=float)
+    x = np.asarray(x, dtype=float)
+    if w.ndim != 2:
+        raise ValueError(f"w must be (B, R), got shape {w.shape}")
+    if x.ndim != 3:
+        raise ValueError(f"x must be (R, K, d), got shape {x.shape}")
+    if w.shape[1] != x.shape[0]:
+        raise ValueError(f"w has R = {w.shape[1]} columns but x has {x.shape[0]} realizations")
+    return w, x
+
+
+def _compiled(w, x, work, which):
+    """The kernel ``which`` (0: means, 1: second moments) where it reproduces einsum, else ``None``: numba present,
+    ``work`` at least :data:`_KERNEL_MIN_WORK`, ``x`` laid out r-major (each axis's stride at least the span of the
+    axes after it, the last contiguous: C order, or a slice of it) with ``K·d ≥ 2``, and every input finite."""
+    R, K, d = x.shape
+    s0, s1, s2 = x.strides
+    if work < _KERNEL_MIN_WORK or K * d < 2 or not (s2 == x.itemsize and s1 >= d * s2 and s0 >= K * s1):
+        return None
+    kernels = _moments_kernel()
+    if kernels is None or not (np.isfinite(x).all() and np.isfinite(w).all()):
+        return None
+    return kernels[which]
+
+
+def weighted_means(w, x) -> np.ndarray:
+    """``m[b, k, i] = Σ_r w[b, r] x[r, k, i]``: weighted means for a batch of weight vectors (the bootstrap's resampling
+    weights), bit for bit ``np.einsum("br,rkd->bkd", w, x)``.
+
+    Parameters
+    ----------
+    w : (B, R) array_like
+    x : (R, K, d) array_like
+
+    Returns
+    -------
+    ndarray, shape (B, K, d)
+
+    Raises
+    ------
+    ValueError
+        ``w`` not 2-D, ``x`` not 3-D, or their R differ.
+
+    Notes
+    -----
+    As :func:`weighted_second_moments` (einsum adds ``w·x_i`` in increasing r where ``x`` is r-major with
+    ``K·d ≥ 2``; a numba kernel does the same, einsum itself everywhere else). Used by the bootstrap of EWSG's
+    Theorem H.1 sup-norms (seed ``000_8e0377c44e2ea3b8.txt``, Appendix H) and of the §5.1 KL panels.
+    """
+    w, x = _weights_and_states(w, x)
+    kernel = _compiled(w, x, w.shape[0] * x.size, 0)
+    if kernel is None:
+        return np.einsum("br,rkd->bkd", w, x)
+    return kernel(np.ascontiguousarray(w.T), x)
 
 
 def weighted_second_moments(w, x) -> np.ndarray:
@@ -161,29 +220,20 @@ def weighted_second_moments(w, x) -> np.ndarray:
 
     Notes
     -----
-    NumPy's ``einsum`` (2.x, no ``optimize``) forms each term as ``(w·x_i)·x_j`` and, when ``x`` is C-contiguous with
-    ``K·d ≥ 2``, adds the terms to each output element in increasing r, starting from 0. The numba kernel here does
-    the same operations in the same order, about 20× faster on the bootstrap of the EWSG Figure 1 panels (B = 100,
+    NumPy's ``einsum`` (2.x, no ``optimize``) forms each term as ``(w·x_i)·x_j`` and, when ``x`` is r-major (C order,
+    or a slice of it) with ``K·d ≥ 2``, adds the terms to each output element in increasing r, starting from 0. The
+    numba kernel here does the same operations in the same order, about 20× faster on the bootstrap of the EWSG Figure 1 panels (B = 100,
     R = 10⁴, K = 31, d = 2; ``docs/benchmarks.md``), skipping zero weights (exact: a zero weight's term is ±0.0 and a
     running sum that starts at +0.0 is never −0.0). Everywhere else it calls ``einsum`` itself: for small inputs
-    (``_KERNEL_MIN_WORK``), without numba, for any other layout of ``x`` (einsum then sums chunks of r along the
-    contiguous axis, another order), ``K·d = 1``, or non-finite input (whose NaN the skip would hide).
+    (``_KERNEL_MIN_WORK``), without numba, for any other layout of ``x`` (e.g. Fortran order: einsum then sums chunks
+    of r along the contiguous axis, another order), ``K·d = 1``, or non-finite input (whose NaN the skip would hide).
     ``tests/verify/measure/test_metrics.py`` checks the bits against ``einsum`` over shapes and layouts, with a control
     (the same kernel summing r in reverse differs).
     Used by the KL bootstrap of the EWSG journal and conference §5.1 panels (seed ``000_8e0377c44e2ea3b8.txt``,
     Figure 1; seed ``003_19372d6d86d2623b.txt``, Figure 1).
     """
-    w = np.asarray(w, dtype=float)
-    x = np.asarray(x, dtype=float)
-    if w.ndim != 2:
-        raise ValueError(f"w must be (B, R), got shape {w.shape}")
-    if x.ndim != 3:
-        raise ValueError(f"x must be (R, K, d), got shape {x.shape}")
-    if w.shape[1] != x.shape[0]:
-        raise ValueError(f"w has R = {w.shape[1]} columns but x has {x.shape[0]} realizations")
-    B, R, K, d = w.shape[0], *x.shape
-    kernel = _moments_kernel() if B * R * K * d * d >= _KERNEL_MIN_WORK else None
-    if (kernel is None or not x.flags.c_contiguous or x.shape[1] * x.shape[2] < 2
-            or not (np.isfinite(x).all() and np.isfinite(w).all())):
+    w, x = _weights_and_states(w, x)
+    kernel = _compiled(w, x, w.shape[0] * x.size * x.shape[2], 1)
+    if kernel is None:
         return np.einsum("br,rki,rkj->bkij", w, x, x)
     return kernel(np.ascontiguousarray(w.T), x)
