@@ -35,7 +35,7 @@ from sgmcmc_verify.analytic import vrsg_gaussian as G
 from sgmcmc_verify import samplers
 from sgmcmc_verify.estimators import TwoMinibatchControlVariate, UniformMinibatch
 from sgmcmc_verify.estimators.base import subset_indices, uniform_indices
-from sgmcmc_verify.runner import run_chains, run_realizations
+from sgmcmc_verify.runner import run_chains, run_realizations, run_tasks
 from sgmcmc_verify.store.cache import package_versions
 from sgmcmc_verify.store.io import write_csv, write_json
 from sgmcmc_verify.targets import GaussianMeanModel, vrsg_gaussian_target
@@ -211,27 +211,30 @@ def _moments(cfg, rng) -> dict:
             "error_scale": "sigma_pop^k for order k"}
 
 
-def _mc_noise(cfg) -> list[dict]:
-    """Monte Carlo of E‖ΔV‖² on the §5 data (N = 1000, α_i = x_i − θ*), both schemes."""
+def _mc_noise_cell(cfg, n: int, rep: bool) -> dict:
+    """One (minibatch size, scheme) cell of :func:`_mc_noise`, from its own generator ``[seed, n, rep]``."""
     x = gaussian_data(cfg)
     a = x - G.gaussian_model(x).posterior_mean
     N, g = a.size, float(V.gamma(a))
-    rows = []
-    for n in cfg.mc_batch_sizes:
-        for rep in (False, True):
-            rng = np.random.default_rng([cfg.seed, n, int(rep)])
-            vals = []
-            for start in range(0, cfg.mc_draws, cfg.mc_block):
-                B = min(cfg.mc_block, cfg.mc_draws - start)
-                idx = (uniform_indices if rep else subset_indices)(rng, N, B, n)
-                vals.append((a.sum() - (N / n) * a[idx].sum(axis=1)) ** 2)
-            v = np.concatenate(vals)
-            m, se = float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size))
-            wor, wr = V.scheme_factor(N, n, False) * g, V.scheme_factor(N, n, True) * g
-            rows.append({"n": n, "scheme": "with" if rep else "without", "draws": v.size, "mc_mean": m, "mc_se": se,
-                         "eq7_without": wor, "formula_with": wr, "z_own": (m - (wr if rep else wor)) / se,
-                         "z_other": (m - (wor if rep else wr)) / se if se > 0 else float("inf"), "gamma": g})
-    return rows
+    rng = np.random.default_rng([cfg.seed, n, int(rep)])
+    vals = []
+    for start in range(0, cfg.mc_draws, cfg.mc_block):
+        B = min(cfg.mc_block, cfg.mc_draws - start)
+        idx = (uniform_indices if rep else subset_indices)(rng, N, B, n)
+        vals.append((a.sum() - (N / n) * a[idx].sum(axis=1)) ** 2)
+    v = np.concatenate(vals)
+    m, se = float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size))
+    wor, wr = V.scheme_factor(N, n, False) * g, V.scheme_factor(N, n, True) * g
+    return {"n": n, "scheme": "with" if rep else "without", "draws": v.size, "mc_mean": m, "mc_se": se,
+            "eq7_without": wor, "formula_with": wr, "z_own": (m - (wr if rep else wor)) / se,
+            "z_other": (m - (wor if rep else wr)) / se if se > 0 else float("inf"), "gamma": g}
+
+
+def _mc_noise(cfg, n_jobs: int = 1, backend=None) -> list[dict]:
+    """Monte Carlo of E‖ΔV‖² on the §5 data (N = 1000, α_i = x_i − θ*), both schemes: one joblib task per
+    (minibatch size, scheme), largest minibatch first; rows in the loops' order, the same for any ``n_jobs``."""
+    tasks = [(cfg, n, rep) for n in cfg.mc_batch_sizes for rep in (False, True)]
+    return run_tasks(_mc_noise_cell, tasks, n_jobs=n_jobs, backend=backend, cost=[float(t[1]) for t in tasks])
 
 
 def _unbiased(cfg) -> list[dict]:
@@ -281,7 +284,7 @@ def run_identities(cfg: IdentitiesSettings, out_dir, n_jobs=1, backend=None, pro
     out = Path(out_dir)
     l2 = _lemma2(cfg, rng)
     enum = _theorem3_enumeration(cfg, rng)
-    mc = _mc_noise(cfg)
+    mc = _mc_noise(cfg, n_jobs, backend)
     differ = [r for r in enum if 1 < r["n"] < r["N"]]
     summary = {
         "lemma2": {"min_gamma_exact": min(r["gamma_exact"] for r in l2),

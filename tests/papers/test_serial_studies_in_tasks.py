@@ -41,3 +41,14 @@ def test_complexity_trajectories_in_tasks_do_not_depend_on_n_jobs():
     rows, labels, grid = one
     assert [(g["method"], g["step_size"]) for g in grid[::len(eps)]] == [
         (label, float(h)) for label, method, _ in C._configs(s) for h in C._steps(s, method)]
+
+
+def test_vrsg_noise_monte_carlo_cells_in_tasks_do_not_depend_on_n_jobs():
+    from sgmcmc_verify.paper_repro.vrsg import theory as T
+    from sgmcmc_verify.paper_repro.vrsg.settings import IdentitiesSettings
+
+    cfg = replace(IdentitiesSettings.at("smoke"), mc_batch_sizes=(1, 10, 500), mc_draws=3_000, mc_block=1_000)
+    one, two = T._mc_noise(cfg, n_jobs=1), T._mc_noise(cfg, n_jobs=2)
+    assert _same(one, two)
+    assert [(r["n"], r["scheme"]) for r in one] == [(n, s) for n in (1, 10, 500) for s in ("without", "with")]
+    assert not _same(one, T._mc_noise(replace(cfg, seed=cfg.seed + 1)))   # control: another draw is seen
