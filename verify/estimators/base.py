@@ -152,17 +152,45 @@ def _distinct_rows(rng: np.random.Generator, n: int, chains: int, b: int) -> np.
     rep = np.zeros(idx.shape, dtype=bool)
     np.put_along_axis(rep, order, rep_sorted, axis=1)
     rows, cols = np.nonzero(rep)
-    columns = np.arange(b)
     while rows.size:
         idx[rows, cols] = rng.integers(0, n, size=rows.size)
-        pending = np.zeros(idx.shape, dtype=bool)
-        pending[rows, cols] = True
-        eq = idx[rows] == idx[rows, cols][:, None]          # (redrawn, b)
-        eq[np.arange(rows.size), cols] = False              # not with itself
-        pend = pending[rows]
-        clash = (eq & ~pend).any(axis=1) | (eq & pend & (columns < cols[:, None])).any(axis=1)
+        clash = _redrawn_clashes(idx, rows, cols, n)
         rows, cols = rows[clash], cols[clash]
     return idx.astype(np.int64, copy=False)
+
+
+#: the numba kernel of :func:`_redrawn_clashes` once imported; ``False`` without numba
+_CLASH_KERNEL = None
+#: redrawn entries × b below which :func:`_redrawn_clashes` compares in NumPy (a few ms there): importing numba
+#: (about 0.3 s) would cost more than it saves in a process that draws only small minibatches
+_CLASH_KERNEL_MIN_WORK = 1_000_000
+
+
+def _redrawn_clashes(idx, rows, cols, n):
+    """Which redrawn entries ``(rows, cols)`` of ``idx`` must be redrawn again: each equals a kept entry of its row
+    or a redrawn entry of its row at an earlier column (:func:`_distinct_rows`'s rule).
+
+    NumPy builds the (redrawn × b) comparison matrix, which at b = n/2 reaches gigabytes (``vrsg.identities``: b = 500
+    of n = 1,000, 5,000 rows); where numba is installed and the work is large the compiled
+    ``_subset_kernel.redrawn_clashes`` gives the same booleans by counting values per row (tested against this
+    code). No random number is drawn here, so the stream is the same either way.
+    """
+    global _CLASH_KERNEL
+    if rows.size * idx.shape[1] >= _CLASH_KERNEL_MIN_WORK:
+        if _CLASH_KERNEL is None:
+            try:
+                from ._subset_kernel import redrawn_clashes
+                _CLASH_KERNEL = redrawn_clashes
+            except ImportError:
+                _CLASH_KERNEL = False
+        if _CLASH_KERNEL:
+            return _CLASH_KERNEL(idx, rows, cols, n)
+    pending = np.zeros(idx.shape, dtype=bool)
+    pending[rows, cols] = True
+    eq = idx[rows] == idx[rows, cols][:, None]          # (redrawn, b)
+    eq[np.arange(rows.size), cols] = False              # not with itself
+    pend = pending[rows]
+    return (eq & ~pend).any(axis=1) | (eq & pend & (np.arange(idx.shape[1]) < cols[:, None])).any(axis=1)
 
 
 def minibatch_gradient(target, position: np.ndarray, idx: np.ndarray) -> np.ndarray:
