@@ -170,8 +170,9 @@ def _redrawn_clashes(idx, rows, cols, n):
     """Which redrawn entries ``(rows, cols)`` of ``idx`` must be redrawn again: each equals a kept entry of its row
     or a redrawn entry of its row at an earlier column (:func:`_distinct_rows`'s rule).
 
-    NumPy builds the (redrawn × b) comparison matrix, which at b = n/2 reaches gigabytes (``vrsg.identities``: b = 500
-    of n = 1,000, 5,000 rows); where numba is installed and the work is large the compiled
+    NumPy builds (redrawn × b) arrays: at b = n/2 they reach gigabytes (``vrsg.identities``: b = 500 of n = 1,000,
+    5,000 rows, about 107 repeats a row after the first draw, so ``idx[rows]`` holds 5,000 × 107 × 500 int64, 2.1 GB,
+    from the shapes); where numba is installed and the work is large the compiled
     ``_subset_kernel.redrawn_clashes`` gives the same booleans by counting values per row (tested against this
     code). No random number is drawn here, so the stream is the same either way.
     """
