@@ -123,8 +123,9 @@ def mse_time_average(time_averages, truth) -> MSEResult:
 #: the numba kernels of :func:`weighted_means` and :func:`weighted_second_moments` once imported in this process;
 #: ``False`` when numba is absent
 _MOMENTS_KERNEL = None
-#: B·R·K·d² (B·R·K·d for the means) below which the two call einsum (under about 0.05 s there): importing numba and
-#: loading the cached kernels (about 0.2 s; 0.8 s when they compile) would cost more than a few such calls save
+#: B·R·K·d² (B·R·K·d for the means) below which the two call einsum (about 0.06 s there, from the bootstrap table in
+#: docs/benchmarks.md): importing numba and loading the cached kernels (0.3 s measured; 0.75 s when they compile) would
+#: cost more than a few such calls save
 _KERNEL_MIN_WORK = 10_000_000
 
 
