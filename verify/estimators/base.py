@@ -182,7 +182,7 @@ def _redrawn_clashes(idx, rows, cols, n):
             try:
                 from ._subset_kernel import redrawn_clashes
                 _CLASH_KERNEL = redrawn_clashes
-            except ImportError:
+            except (ImportError, RuntimeError, OSError):   # no numba, or no writable cache location for cache=True
                 _CLASH_KERNEL = False
         if _CLASH_KERNEL:
             return _CLASH_KERNEL(idx, rows, cols, n)

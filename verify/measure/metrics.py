@@ -135,7 +135,7 @@ def _moments_kernel():
     if _MOMENTS_KERNEL is None:
         try:
             from ._moments_kernel import weighted_means_kernel, weighted_second_moments_kernel
-        except ImportError:
+        except (ImportError, RuntimeError, OSError):   # no numba, or no writable cache location for cache=True
             _MOMENTS_KERNEL = False
             return None
         _MOMENTS_KERNEL = (weighted_means_kernel, weighted_second_moments_kernel)

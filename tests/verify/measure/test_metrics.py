@@ -146,3 +146,21 @@ def test_the_h1_bootstrap_keeps_its_bits():
         sq = np.sum(d * d, axis=-1)
         w = np.random.default_rng(2).multinomial(5_000, np.full(5_000, 1 / 5_000), size=300) / 5_000
         assert _same_bits(boot, _debiased_sup(np.einsum(MEANS, w, d), w @ sq, 5_000))
+
+
+def test_a_kernel_module_that_cannot_load_falls_back_to_einsum(monkeypatch):
+    """numba raises RuntimeError at decoration when no cache location is writable (``cache=True``); the functions then
+    call einsum (the same bits) instead of failing."""
+    import sys
+    import types
+
+    class Unloadable(types.ModuleType):
+        def __getattr__(self, name):
+            raise RuntimeError("cannot cache function: no locator available")
+    monkeypatch.setitem(sys.modules, "sgmcmc_verify.measure._moments_kernel", Unloadable("k"))
+    monkeypatch.setattr(M, "_MOMENTS_KERNEL", None)
+    monkeypatch.setattr(M, "_KERNEL_MIN_WORK", 0)
+    rng = np.random.default_rng(8)
+    x, w = rng.standard_normal((300, 3, 2)), _bootstrap_weights(rng, 10, 300)
+    assert _same_bits(weighted_second_moments(w, x), np.einsum(SECOND, w, x, x))
+    assert M._MOMENTS_KERNEL is False
