@@ -232,9 +232,9 @@ def _mc_noise_cell(cfg, n: int, rep: bool) -> dict:
 
 def _mc_noise(cfg, n_jobs: int = 1, backend=None) -> list[dict]:
     """Monte Carlo of E‖ΔV‖² on the §5 data (N = 1000, α_i = x_i − θ*), both schemes: one joblib task per
-    (minibatch size, scheme), largest minibatch first; rows in the loops' order, the same for any ``n_jobs``."""
+    (minibatch size, scheme); rows in the loops' order, the same for any ``n_jobs``."""
     tasks = [(cfg, n, rep) for n in cfg.mc_batch_sizes for rep in (False, True)]
-    return run_tasks(_mc_noise_cell, tasks, n_jobs=n_jobs, backend=backend, cost=[float(t[1]) for t in tasks])
+    return run_tasks(_mc_noise_cell, tasks, n_jobs=n_jobs, backend=backend)
 
 
 def _unbiased(cfg) -> list[dict]:
