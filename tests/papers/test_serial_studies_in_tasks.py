@@ -41,6 +41,9 @@ def test_complexity_trajectories_in_tasks_do_not_depend_on_n_jobs():
     rows, labels, grid = one
     assert [(g["method"], g["step_size"]) for g in grid[::len(eps)]] == [
         (label, float(h)) for label, method, _ in C._configs(s) for h in C._steps(s, method)]
+    # control: the comparison sees trajectories of another target (another draw of the Hessians)
+    q2 = random_quadratic_sum(n=s.n_data, dim=s.dim, seed=s.hessian_seed + 1, wishart_dof=s.wishart_dof)
+    assert not _same(one, C._best_rows(s, q2, eps, n_jobs=1))
 
 
 def test_vrsg_noise_monte_carlo_cells_in_tasks_do_not_depend_on_n_jobs():
