@@ -94,22 +94,22 @@ def _select_experiments(target):
     return exps or [get_experiment(target)]
 
 
-#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "#26: `make figures` measured",
-#: the run of 2026-11-25 at 8a5c9e6, one experiment at a time, n_jobs 2; those under 1 s left out), the cost table
-#: :func:`_longest_first` falls back on where a results directory holds no manifest
+#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "#26: `make figures` measured whole
+#: after the default-scale work": the run of 2026-12-06 at 83c1f5c, one experiment at a time, n_jobs 2, on a machine
+#: that ran unchanged code about 1.9x slower than on 2026-11-25; those under 1 s left out), the cost table
+#: :func:`_longest_first` falls back on where a results directory holds no manifest: only the ratios matter
 RECORDED_COSTS = {
-    "ewsg_iclr.fig1ghi": 360, "vrsg.mlp": 335, "hsg_hmc.bnn": 323, "ewsg.bnn_cnn": 290, "ls_sgld.thm37": 85,
-    "ewsg.table1": 80, "hsg_hmc.complexity": 78, "ewsg.fig1def": 76, "ewsg.thm42": 75, "ewsg_iclr.fig1jkl": 75,
-    "vrsg.cnn4": 71, "vrsg.identities": 71, "ewsg.fig1c_repeat": 61, "ewsg.thmH1": 48, "ewsg.fig5": 46,
-    "ls_sgld.fig5": 45, "ewsg.bnn": 40, "ewsg_iclr.fig1b": 37, "hsg_hmc.growth": 37, "hsg_hmc.table2": 37,
-    "ewsg.bias_split": 31, "ls_sgld.table2": 27, "ewsg.table3": 26, "ewsg.fig4": 25, "hsg_hmc.lemmas": 24,
-    "vrsg.cor4": 23, "ewsg.fig4_n20": 22, "ls_sgld.fig3": 18, "ewsg.g1": 17, "vrsg.thm3": 17, "vrsg.fig1": 16,
-    "ewsg.appD": 14, "hsg_hmc.table2_readings": 14, "vrsg.thm6": 14, "ewsg_iclr.minibatch_speed": 12,
-    "ls_sgld.fig1": 12, "vrsg.blr_n1": 12, "hsg_hmc.blr": 11, "ewsg_iclr.fig1c": 9, "ls_sgld.single_mode": 9,
-    "ewsg.thm41": 8, "ewsg.appE": 6, "ewsg.fig1a": 6, "ewsg.fig1b": 5, "ewsg.fig1c": 5, "ewsg_iclr.fig1a": 5,
-    "ewsg_iclr.fig1de": 5, "hsg_hmc.theorem1": 5, "ls_sgld.fig3_exact": 4, "ewsg.algorithms": 3, "ewsg_iclr.thm2": 2,
-    "hsg_hmc.exact_checks": 2, "ls_sgld.prop21": 2, "ls_sgld.fig4": 1, "ls_sgld.proofs": 1, "ls_sgld.table1": 1,
-    "ls_sgld.table3": 1,
+    "ewsg.bnn_cnn": 703, "vrsg.mlp": 632, "hsg_hmc.bnn": 613, "ewsg_iclr.fig1ghi": 282, "ewsg.table1": 199,
+    "ls_sgld.thm37": 162, "vrsg.cnn4": 151, "ewsg.fig1def": 124, "ewsg_iclr.fig1jkl": 122, "ls_sgld.fig5": 107,
+    "ewsg.fig1c_repeat": 91, "hsg_hmc.table2": 79, "ewsg.fig5": 76, "ewsg.thm42": 75, "ewsg.bnn": 70,
+    "hsg_hmc.growth": 68, "ewsg.thmH1": 59, "hsg_hmc.complexity": 56, "ewsg_iclr.fig1b": 56, "ewsg.bias_split": 50,
+    "ls_sgld.table2": 47, "ewsg.table3": 44, "vrsg.thm3": 35, "hsg_hmc.lemmas": 34, "vrsg.cor4": 32, "ewsg.g1": 32,
+    "ls_sgld.fig3": 29, "hsg_hmc.table2_readings": 25, "vrsg.thm6": 24, "vrsg.fig1": 23, "vrsg.identities": 21,
+    "vrsg.blr_n1": 21, "ls_sgld.fig1": 19, "ewsg.fig4": 18, "hsg_hmc.blr": 17, "ls_sgld.single_mode": 17,
+    "ewsg.thm41": 14, "ewsg.fig4_n20": 10, "hsg_hmc.theorem1": 10, "ewsg_iclr.fig1de": 8, "ewsg.appD": 6,
+    "ewsg.algorithms": 6, "ls_sgld.fig3_exact": 5, "ewsg_iclr.minibatch_speed": 4, "ewsg_iclr.fig1c": 4,
+    "ewsg_iclr.thm2": 3, "ewsg.appE": 3, "ewsg.fig1a": 3, "ewsg.fig1b": 3, "ls_sgld.prop21": 3, "ewsg.fig1c": 3,
+    "hsg_hmc.exact_checks": 3, "ewsg_iclr.fig1a": 2, "ls_sgld.fig4": 2, "ls_sgld.proofs": 2, "ls_sgld.table1": 1,
 }
 
 
@@ -118,9 +118,10 @@ def _longest_first(exps, results, scale):
     records for this scale (the previous run), else :data:`RECORDED_COSTS` (times the median ratio of the recorded
     walls to it, to put both in one unit), else 0; ties keep the registry order.
 
-    Every experiment runs alone with all the workers, so the order does not change the total time of a run; it
-    starts the long experiments while the run is watched and leaves the short ones (seconds each) to the end.
-    The numbers do not depend on the order (every experiment seeds itself)."""
+    One at a time (``--concurrent 1``) the order does not change the total time of a run; side by side (the
+    default of ``make figures`` since 2026-12-06) it does: the long experiments start first, so that none of them is
+    left running alone at the end while the other cores wait. The numbers do not depend on the order (every
+    experiment seeds itself)."""
     walls = {}
     for f in Path(results).glob("*/*.manifest.json"):
         try:
