@@ -5,10 +5,12 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SCALE  ?= default
 N_JOBS ?= 2
-# experiments run side by side by `make figures` / `make verify` (each with N_JOBS workers; the same numbers).
-# 1 on 2 cores: two side by side with 2 workers each oversubscribe them (slower, docs/benchmarks.md, 2026-12-06);
-# on a larger machine try CONCURRENT=k with k * N_JOBS = cores
-CONCURRENT ?= 1
+# `make figures` / `make verify` run CONCURRENT experiments side by side, each with RUN_JOBS workers (the same numbers
+# either way). On 2 cores two side by side with one worker each ran the whole default `make figures` in 0.88x the time
+# of one at a time with 2 workers (docs/benchmarks.md, 2026-12-06); on a larger machine keep RUN_JOBS * CONCURRENT
+# = cores. The old default: RUN_JOBS=2 CONCURRENT=1.
+RUN_JOBS ?= 1
+CONCURRENT ?= 2
 
 .PHONY: all figures verify verify-paper test bench calibrate baselines clean-results env test-peers report-check audit
 
@@ -25,12 +27,12 @@ env: $(STAMP)
 
 ## make figures: run the experiments (results/) and draw the papers' figures (figures/out/)
 figures: $(STAMP)
-	$(VENV)/bin/sgmcmc-verify run all --scale $(SCALE) --n-jobs $(N_JOBS) --concurrent $(CONCURRENT)
+	$(VENV)/bin/sgmcmc-verify run all --scale $(SCALE) --n-jobs $(RUN_JOBS) --concurrent $(CONCURRENT)
 	$(VENV)/bin/sgmcmc-verify figures --n-jobs $(N_JOBS)
 
 ## make verify: every registered claim at the default scale -> results/claims.json, figures/out/REPORT.{md,html}
 verify: $(STAMP)
-	$(VENV)/bin/sgmcmc-verify verify --scale default --n-jobs $(N_JOBS) --concurrent $(CONCURRENT)
+	$(VENV)/bin/sgmcmc-verify verify --scale default --n-jobs $(RUN_JOBS) --concurrent $(CONCURRENT)
 
 ## make verify-paper: every claim at the paper scale -> results/paper/, figures/out/paper/ (hours on 2 cores; resumable:
 ## a stored result with matching settings is not recomputed), then docs/paper_scale_report.md beside the default ledger
