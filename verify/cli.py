@@ -96,7 +96,7 @@ def _select_experiments(target):
 
 #: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "#26: `make figures` measured whole
 #: after the default-scale work": the run of 2026-12-06 at 83c1f5c, one experiment at a time, n_jobs 2, on a machine
-#: that ran unchanged code about 1.9x slower than on 2026-11-25; those under 1 s left out), the cost table
+#: that ran unchanged experiments 1.95x slower in sum than on 2026-11-25; those under 1 s left out), the cost table
 #: :func:`_longest_first` falls back on where a results directory holds no manifest: only the ratios matter
 RECORDED_COSTS = {
     "ewsg.bnn_cnn": 703, "vrsg.mlp": 632, "hsg_hmc.bnn": 613, "ewsg_iclr.fig1ghi": 282, "ewsg.table1": 199,
