@@ -289,8 +289,9 @@ class CNNClassifierTarget:
 
     # ---- forward and backward -------------------------------------------------------------------
 
-    def _forward(self, params, Xb):
-        """Logits ``(c, b, K)`` and the tape the backward pass reads. ``Xb``: ``(c, b, H, W, C)``."""
+    def _forward(self, params, Xb, tape_on=True):
+        """Logits ``(c, b, K)`` and the tape the backward pass reads (``None`` if not ``tape_on``: predictions and
+        potentials, computed in place). ``Xb``: ``(c, b, H, W, C)``, possibly broadcast over chains (:meth:`_patches`)."""
         c, b = Xb.shape[:2]
         k = self.kernel
         a, tape, i = Xb, [], 0
@@ -298,24 +299,73 @@ class CNNClassifierTarget:
             Kl, cl = params[i], params[i + 1]
             i += 2
             Ho, Wo, cin = a.shape[2] - k + 1, a.shape[3] - k + 1, a.shape[4]
-            P = sliding_window_view(a, (k, k), axis=(2, 3))                      # (c, b, Ho, Wo, cin, k, k)
-            P = np.ascontiguousarray(P.transpose(0, 1, 2, 3, 5, 6, 4)).reshape(c, b * Ho * Wo, k * k * cin)
-            z = _bmm(P, Kl.reshape(c, k * k * cin, -1)).reshape(c, b, Ho, Wo, -1) + cl[:, None, None, None, :]
-            r = np.maximum(z, 0.0)
-            Hp, Wp = Ho // p, Wo // p
-            win = r[:, :, :Hp * p, :Wp * p, :].reshape(c, b, Hp, p, Wp, p, -1).transpose(0, 1, 2, 4, 6, 3, 5)
-            win = win.reshape(c, b, Hp, Wp, -1, p * p)
-            arg = np.argmax(win, axis=-1)                                        # first maximum of each window
-            a = np.take_along_axis(win, arg[..., None], axis=-1)[..., 0]          # (c, b, Hp, Wp, C)
-            tape.append(("conv", P, z, arg, (Ho, Wo, cin, p)))
+            P = self._patches(a, k)                                              # (c, b·Ho·Wo, k·k·cin)
+            z = _bmm(P, Kl.reshape(c, k * k * cin, -1)).reshape(c, b, Ho, Wo, -1)
+            if tape_on:
+                z = z + cl[:, None, None, None, :]
+                r = np.maximum(z, 0.0)
+            else:                                                                # the same operations, in place
+                z += cl[:, None, None, None, :]
+                r = np.maximum(z, 0.0, out=z)
+            a = self._pool(r, p)                                                 # (c, b, Ho // p, Wo // p, C)
+            if tape_on:
+                tape.append(("conv", P, z, (r, a), (Ho, Wo, cin, p)))
         h = a.reshape(c, b, -1)
         for j in range(len(self.dense) + 1):
             W, bias = params[i], params[i + 1]
             i += 2
             u = _bmm(h, W) + bias[:, None, :]
-            tape.append(("dense", h, u))
+            if tape_on:
+                tape.append(("dense", h, u))
             h = np.maximum(u, 0.0) if j < len(self.dense) and self.dense_activation == "relu" else u
-        return h, tape
+        return h, (tape if tape_on else None)
+
+    @staticmethod
+    def _patches(a, k):
+        """im2col: the ``k × k`` patches of ``a`` ``(c, b, H, W, C)``, ``(c, b·Ho·Wo, k·k·C)`` (row ``(j, y, x)``,
+        column ``(u, v, channel)``). If ``a`` has stride 0 on its chain axis (the same images for every chain,
+        ``np.broadcast_to``: full-data passes, test sets), they are built once and broadcast: each chain's GEMM then
+        reads the same contiguous matrix it would read from a copy of its own (same call, same bits)."""
+        c, b, H, W, C = a.shape
+        Ho, Wo = H - k + 1, W - k + 1
+        if a.strides[0] == 0:
+            P = sliding_window_view(a[0], (k, k), axis=(1, 2))                   # (b, Ho, Wo, C, k, k)
+            P = np.ascontiguousarray(P.transpose(0, 1, 2, 4, 5, 3)).reshape(b * Ho * Wo, k * k * C)
+            return np.broadcast_to(P, (c,) + P.shape)
+        P = sliding_window_view(a, (k, k), axis=(2, 3))                          # (c, b, Ho, Wo, C, k, k)
+        return np.ascontiguousarray(P.transpose(0, 1, 2, 3, 5, 6, 4)).reshape(c, b * Ho * Wo, k * k * C)
+
+    @staticmethod
+    def _pool(r, p):
+        """Max pooling: the maxima ``(c, b, H // p, W // p, C)`` of the non-overlapping ``p × p`` windows of ``r``
+        ``(c, b, H, W, C)`` (rows and columns that fill no window dropped), by ``p² − 1`` elementwise maxima of
+        strided views (no copy of the windows)."""
+        Hp, Wp = r.shape[2] // p, r.shape[3] // p
+        m = r[:, :, :Hp * p:p, :Wp * p:p, :].copy()
+        for di in range(p):
+            for dj in range(p):
+                if di or dj:
+                    np.maximum(m, r[:, :, di:Hp * p:p, dj:Wp * p:p, :], out=m)
+        return m
+
+    @staticmethod
+    def _unpool(d, r, m, p):
+        """Backward pass of :meth:`_pool`: each window's delta ``d`` ``(c, b, Hp, Wp, C)`` at the first position (row
+        by row) where ``r`` equals the window's maximum ``m``, zero elsewhere: ``r.shape``. The same numbers as routing
+        by ``argmax`` over the flattened window (tested against it) wherever ``r`` is finite."""
+        Hp, Wp = m.shape[2:4]
+        dz = np.zeros(r.shape)
+        free = None                                                              # windows whose maximum is not yet found
+        for di in range(p):
+            for dj in range(p):
+                first = r[:, :, di:Hp * p:p, dj:Wp * p:p, :] == m
+                if free is None:
+                    free = ~first
+                else:
+                    first &= free
+                    free &= ~first
+                dz[:, :, di:Hp * p:p, dj:Wp * p:p, :] = np.where(first, d, 0.0)
+        return dz
 
     def _backward(self, params, tape, delta, per_datum):
         """Gradients of ``Σ_j δ_j · logits_j`` (one per datum if ``per_datum``), in the order of θ."""
@@ -341,14 +391,10 @@ class CNNClassifierTarget:
                 if t is tape[len(self.conv_channels)] and self.conv_channels:
                     d = d.reshape((c, b) + self._pooled_shape(len(self.conv_channels)))
             else:
-                _, P, z, arg, (Ho, Wo, cin, p) = t
+                _, P, z, (r, m), (Ho, Wo, cin, p) = t
                 Kl = params[i]
-                Hp, Wp, C = d.shape[2:]
-                win = np.zeros((c, b, Hp, Wp, C, p * p))
-                np.put_along_axis(win, arg[..., None], d[..., None], axis=-1)
-                win = win.reshape(c, b, Hp, Wp, C, p, p).transpose(0, 1, 2, 5, 3, 6, 4).reshape(c, b, Hp * p, Wp * p, C)
-                dz = np.zeros(z.shape)
-                dz[:, :, :Hp * p, :Wp * p, :] = win
+                C = d.shape[4]
+                dz = self._unpool(d, r, m, p)
                 dz *= z > 0
                 if per_datum:
                     Pd = P.reshape(c, b, Ho * Wo, -1)
@@ -435,7 +481,7 @@ class CNNClassifierTarget:
     def data_potentials(self, theta, idx):
         """``−log softmax(f(x_i; θ_c))_{y_i}``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, b)``."""
         idx = self._check_idx(theta, idx)
-        lp = log_softmax(self._forward(self.unpack(theta), self.X[idx])[0], axis=-1)
+        lp = log_softmax(self._forward(self.unpack(theta), self.X[idx], tape_on=False)[0], axis=-1)
         return -self.data_scale * np.take_along_axis(lp, self.y[idx][..., None], axis=-1)[..., 0]
 
     def exact_answers(self):
@@ -481,7 +527,7 @@ class CNNClassifierTarget:
         c = params[0].shape[0]
         out = np.empty((c, X.shape[0], self.n_classes))
         for sl in self._blocks(X.shape[0]):
-            logits, _ = self._forward(params, np.broadcast_to(X[sl], (c,) + X[sl].shape))
+            logits, _ = self._forward(params, np.broadcast_to(X[sl], (c,) + X[sl].shape), tape_on=False)
             out[:, sl] = log_softmax(logits, axis=-1)
         return out
 

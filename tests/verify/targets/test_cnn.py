@@ -163,3 +163,132 @@ def test_negative_control_a_backward_pass_without_the_relu_mask_is_caught():
     g = bad.data_gradients(theta, np.array([[0], [1]]))
     fd = _fd(t, theta[0:1], 0)
     assert np.abs(g[0, 0] - fd).max() > 1e-3          # the finite-difference test above would fail on it
+
+
+# ---- #26: the faster forward and backward passes give the same bits as the ones they replace --------------------
+
+class _ArgmaxPooling(CNNClassifierTarget):
+    """Reference (test only): max pooling as written before #26, by a copy of the windows, ``argmax`` and
+    ``take_along_axis`` / ``put_along_axis`` (routing to the first maximum in row-major window order)."""
+
+    @staticmethod
+    def _windows(r, p):
+        c, b, Hp, Wp = r.shape[0], r.shape[1], r.shape[2] // p, r.shape[3] // p
+        win = r[:, :, :Hp * p, :Wp * p, :].reshape(c, b, Hp, p, Wp, p, -1).transpose(0, 1, 2, 4, 6, 3, 5)
+        return win.reshape(c, b, Hp, Wp, -1, p * p)
+
+    @staticmethod
+    def _pool(r, p):
+        win = _ArgmaxPooling._windows(r, p)
+        return np.take_along_axis(win, np.argmax(win, axis=-1)[..., None], axis=-1)[..., 0]
+
+    @staticmethod
+    def _unpool(d, r, m, p):
+        c, b, Hp, Wp, C = d.shape
+        arg = np.argmax(_ArgmaxPooling._windows(r, p), axis=-1)
+        win = np.zeros((c, b, Hp, Wp, C, p * p))
+        np.put_along_axis(win, arg[..., None], d[..., None], axis=-1)
+        win = win.reshape(c, b, Hp, Wp, C, p, p).transpose(0, 1, 2, 5, 3, 6, 4).reshape(c, b, Hp * p, Wp * p, C)
+        dz = np.zeros(r.shape)
+        dz[:, :, :Hp * p, :Wp * p, :] = win
+        return dz
+
+
+class _EveryTiedMaximum(CNNClassifierTarget):
+    """Planted bug (test only): the pooling's backward pass routes a window's delta to every position equal to its
+    maximum, not to the first one only."""
+
+    @staticmethod
+    def _unpool(d, r, m, p):
+        Hp, Wp = m.shape[2:4]
+        dz = np.zeros(r.shape)
+        for di in range(p):
+            for dj in range(p):
+                dz[:, :, di:Hp * p:p, dj:Wp * p:p, :] = np.where(r[:, :, di:Hp * p:p, dj:Wp * p:p, :] == m, d, 0.0)
+        return dz
+
+
+class _PatchesOfTheFirstChain(CNNClassifierTarget):
+    """Planted bug (test only): the shared patches of a broadcast input swap the kernel's rows and columns."""
+
+    @staticmethod
+    def _patches(a, k):
+        P = CNNClassifierTarget._patches(a, k)
+        if a.strides[0] != 0:
+            return P
+        c, n, kkC = P.shape
+        C = kkC // (k * k)
+        return np.broadcast_to(P[0].reshape(n, k, k, C).transpose(0, 2, 1, 3).reshape(n, kkC), P.shape)
+
+
+def _tied_problem(cls=CNNClassifierTarget, pool=2, n=10, seed=3):
+    """Images of constant 3 × 3 blocks (values 0, 0.5, 1): whole pooling windows of equal positive activations
+    (the same patch at every position of the window) and of ReLU zeros, where the tie-breaking rule decides. Feature
+    maps 13 → 12 → 6 → 5 → 2 at pool 2 (the fifth row and column fill no window), 13 → 12 → 4 → 3 → 1 at pool 3."""
+    rng = np.random.default_rng(seed)
+    X = np.kron(rng.integers(0, 3, size=(n, 5, 5, 1)) / 2.0, np.ones((1, 3, 3, 1)))[:, :13, :13, :]
+    y = np.arange(n) % 3
+    t = cls(X, y, conv_channels=(3, 2), kernel=2, pool=pool, dense=(4,), n_classes=3,
+            prior_precision=0.7, chunk_size=4)
+    theta = CNNClassifierTarget.initial_position(t, rng, 3) + 0.3 * rng.standard_normal((3, t.dim))
+    return t, theta, rng
+
+
+def _same(cls, pool, **kwargs):
+    t, theta, rng = _tied_problem(pool=pool, **kwargs)
+    other = cls(t.X, t.y, conv_channels=t.conv_channels, kernel=t.kernel, pool=t.pool, dense=t.dense,
+                n_classes=t.n_classes, prior_precision=t.prior_precision, chunk_size=t.chunk_size)
+    idx = rng.integers(0, t.n, size=(3, 6))
+    outs = {"log_proba": lambda u: u.log_proba(theta, u.X), "data_potentials": lambda u: u.data_potentials(theta, idx),
+            "data_gradients": lambda u: u.data_gradients(theta, idx),
+            "data_gradient_sum": lambda u: u.data_gradient_sum(theta, idx),
+            "full_gradient": lambda u: u.full_gradient(theta)}
+    return {k: f(t).tobytes() == f(other).tobytes() for k, f in outs.items()}
+
+
+def _ties(pool):
+    """(windows whose maximum is positive and tied, all windows) in the first layer of :func:`_tied_problem`."""
+    t, theta, _ = _tied_problem(pool=pool)
+    params = t.unpack(theta)
+    _, tape = t._forward(params, t.X[np.broadcast_to(np.arange(t.n), (3, t.n))])
+    r, m = tape[0][3]
+    win = _ArgmaxPooling._windows(r, pool)
+    tied = ((win == m[..., None]).sum(axis=-1) > 1) & (m > 0)
+    return int(tied.sum()), m.size
+
+
+@pytest.mark.parametrize("pool", [2, 3])
+def test_pooling_gives_the_bits_of_the_argmax_routing_it_replaced(pool):
+    # the check can fail: the data have many tied positive maxima, where a wrong tie-breaking rule shows
+    tied, total = _ties(pool)
+    assert tied > total // 20
+    assert _same(_ArgmaxPooling, pool) == dict.fromkeys(
+        ("log_proba", "data_potentials", "data_gradients", "data_gradient_sum", "full_gradient"), True)
+
+
+def test_negative_control_routing_to_every_tied_maximum_is_caught():
+    same = _same(_EveryTiedMaximum, 2)
+    assert same["log_proba"] and same["data_potentials"]                 # the forward pass is not touched
+    assert not same["data_gradients"] and not same["data_gradient_sum"] and not same["full_gradient"]
+
+
+def test_shared_patches_and_the_tape_free_pass_give_the_bits_of_per_chain_copies():
+    t, theta, _ = _tied_problem()
+    params = t.unpack(theta)
+    shared = np.broadcast_to(t.X, (3,) + t.X.shape)
+    copies = np.ascontiguousarray(shared)
+    assert shared.strides[0] == 0 and copies.strides[0] != 0
+    ref, tape = t._forward(params, copies)
+    for x in (shared, copies):
+        for tape_on in (True, False):
+            assert t._forward(params, x, tape_on=tape_on)[0].tobytes() == ref.tobytes()
+    delta = np.random.default_rng(0).standard_normal(ref.shape)
+    _, tape_shared = t._forward(params, shared)
+    assert t._backward(params, tape_shared, delta, False).tobytes() == t._backward(params, tape, delta, False).tobytes()
+
+
+def test_negative_control_wrong_shared_patches_are_caught():
+    t, theta, _ = _tied_problem(cls=_PatchesOfTheFirstChain)
+    params = t.unpack(theta)
+    shared = np.broadcast_to(t.X, (3,) + t.X.shape)
+    assert t._forward(params, shared)[0].tobytes() != t._forward(params, np.ascontiguousarray(shared))[0].tobytes()
