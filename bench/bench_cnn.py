@@ -11,7 +11,10 @@ cores, on MNIST-shaped data (28 × 28 random pixels). Printed per architecture:
   convolution, ``2·D_in·D_out`` per dense layer; backward: the kernel and the input products, twice the forward
   except the first layer's input product) and the achieved GFLOP/s, against the machine's float64 GEMM rate
   measured in the same run (``numpy.matmul`` of two 1024 × 1024 matrices, one thread);
-* for b = 10 the per-datum path (``data_gradients``), which the exact-variance studies use.
+* for b = 10 the per-datum path (``data_gradients``), which the exact-variance studies use;
+* a test-set evaluation as the experiments' observers make it (``log_proba`` of 500 fixed images for 3 chains: a
+  forward pass without a tape, the first convolution's patches built once for the chains), in seconds per
+  evaluation and GFLOP/s of its forward multiply-adds.
 
 One chain, one BLAS thread (as the experiments run); best of ``repeats``. Not a test: nothing here asserts a time.
 """
@@ -38,8 +41,9 @@ def _best(fn, repeats):
     return best
 
 
-def flops_per_datum(t: CNNClassifierTarget) -> float:
-    """Floating-point operations of one forward + backward pass for one image (multiply-add = 2)."""
+def flops_per_datum(t: CNNClassifierTarget, backward: bool = True) -> float:
+    """Floating-point operations of one forward + backward pass (``backward=False``: forward only) for one image
+    (multiply-add = 2)."""
     H, W, cin = t.image_shape
     k, fwd, bwd, first = t.kernel, 0.0, 0.0, True
     for cout in t.conv_channels:
@@ -52,7 +56,7 @@ def flops_per_datum(t: CNNClassifierTarget) -> float:
         f = 2.0 * din * dout
         fwd, bwd = fwd + f, bwd + 2 * f
         din = dout
-    return fwd + bwd
+    return fwd + bwd if backward else fwd
 
 
 def dgemm_gflops(size=1024, repeats=3):
@@ -84,6 +88,12 @@ def main(argv=None):
                 rate = flops_per_datum(t) / sec / 1e9
                 print(f"{name:<34} {t.dim:>8} {b:>4} {'per-datum' if per_datum else 'sum':<10} {sec * N:>17.1f} "
                       f"{rate:>8.2f} {rate / peak:>8.0%}")
+            chains, m = 3, 500
+            theta3 = t.initial_position(rng, chains)
+            sec = _best(lambda t=t, theta3=theta3, X=X[:m]: t.log_proba(theta3, X), args.repeats)
+            rate = chains * m * flops_per_datum(t, backward=False) / sec / 1e9
+            print(f"{name:<34} {t.dim:>8} {m:>4} {'eval c=3':<10} {f'{sec:.3f} s / eval':>17} {rate:>8.2f} "
+                  f"{rate / peak:>8.0%}")
 
 
 if __name__ == "__main__":

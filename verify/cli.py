@@ -97,10 +97,12 @@ def _select_experiments(target):
 #: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "#26: `make figures` measured whole
 #: after the default-scale work": the run of 2026-12-06 at 83c1f5c, one experiment at a time, n_jobs 2, on a machine
 #: that ran unchanged experiments 1.95x slower in sum than on 2026-11-25; those under 1 s left out), the cost table
-#: :func:`_longest_first` falls back on where a results directory holds no manifest: only the ratios matter
+#: :func:`_longest_first` falls back on where a results directory holds no manifest: only the ratios matter. The four
+#: experiments on the CNN target are that run's times times their before/after ratio measured at bfd09d8
+#: (docs/benchmarks.md, "#26: the CNN target without redundant copies"; 0.85, 0.90, 0.61, 0.84): estimates
 RECORDED_COSTS = {
-    "ewsg.bnn_cnn": 703, "vrsg.mlp": 632, "hsg_hmc.bnn": 613, "ewsg_iclr.fig1ghi": 282, "ewsg.table1": 199,
-    "ls_sgld.thm37": 162, "vrsg.cnn4": 151, "ewsg.fig1def": 124, "ewsg_iclr.fig1jkl": 122, "ls_sgld.fig5": 107,
+    "vrsg.mlp": 632, "ewsg.bnn_cnn": 598, "hsg_hmc.bnn": 554, "ewsg_iclr.fig1ghi": 282, "ewsg.table1": 199,
+    "ls_sgld.thm37": 162, "ewsg.fig1def": 124, "ewsg_iclr.fig1jkl": 122, "vrsg.cnn4": 92, "ls_sgld.fig5": 90,
     "ewsg.fig1c_repeat": 91, "hsg_hmc.table2": 79, "ewsg.fig5": 76, "ewsg.thm42": 75, "ewsg.bnn": 70,
     "hsg_hmc.growth": 68, "ewsg.thmH1": 59, "hsg_hmc.complexity": 56, "ewsg_iclr.fig1b": 56, "ewsg.bias_split": 50,
     "ls_sgld.table2": 47, "ewsg.table3": 44, "vrsg.thm3": 35, "hsg_hmc.lemmas": 34, "vrsg.cor4": 32, "ewsg.g1": 32,
