@@ -75,11 +75,20 @@ def _mlp_proba(target, theta, X):
     return target.predict_proba(theta, X)
 
 
+def _gradient_blocks(target, theta, idx):
+    """The per-datum gradients ``(1, b, k)`` of ``theta`` ``(1, d)`` by blocks of columns: the target's
+    ``data_gradient_blocks`` where it has one (no ``(b, d)`` array), else one block of ``data_gradients``."""
+    if hasattr(target, "data_gradient_blocks"):
+        return target.data_gradient_blocks(theta, idx)
+    return iter([(slice(0, target.dim), target.data_gradients(theta, idx))])
+
+
 def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_batch=None, chunk=250):
     """How much the minibatch noise matters, and how much a control variate removes of it, per chain.
 
     With ``α_i = ∇V_i(θ)``, ``β_i = ∇V_i(θ̃)`` and ``S²(a) = (1/N) Σ_i ‖a_i − ā‖²`` (computed in blocks
-    of ``chunk`` data; ``c(b) = N²/b · (N−b)/(N−1)``, batches without replacement):
+    of ``chunk`` data, and within a block by the target's ``data_gradient_blocks`` of columns where it has them:
+    the same sums in the same order; ``c(b) = N²/b · (N−b)/(N−1)``, batches without replacement):
 
     * SGLD's minibatch noise per step ``h²·c(b)·S²(α)`` against the injected noise ``2hd``, as a
       trace ratio and per coordinate (largest ratio, fraction of coordinates above 1);
@@ -106,15 +115,22 @@ def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_bat
         acc = np.zeros((6, d))  # sums of α, α², β, β², α−β, (α−β)²
         for start in range(0, N, chunk):
             idx = np.arange(start, min(N, start + chunk))[None, :]
-            g = target.data_gradients(theta[ch:ch + 1], idx)[0]
-            acc[0] += g.sum(axis=0)
-            acc[1] += np.sum(g * g, axis=0)
-            if anchor is not None:
-                ga = target.data_gradients(anchor[ch:ch + 1], idx)[0]
-                acc[2] += ga.sum(axis=0)
-                acc[3] += np.sum(ga * ga, axis=0)
-                acc[4] += (g - ga).sum(axis=0)
-                acc[5] += np.sum((g - ga) ** 2, axis=0)
+            blocks = _gradient_blocks(target, theta[ch:ch + 1], idx)
+            anchor_blocks = _gradient_blocks(target, anchor[ch:ch + 1], idx) if anchor is not None else None
+            for cols, g in blocks:
+                g = g[0]
+                acc[0, cols] += g.sum(axis=0)
+                acc[1, cols] += np.sum(g * g, axis=0)
+                if anchor is not None:
+                    cols_a, ga = next(anchor_blocks)
+                    if cols_a != cols:
+                        raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the columns {cols_a} "
+                                           f"at the anchor and {cols} at θ")
+                    ga = ga[0]
+                    acc[2, cols] += ga.sum(axis=0)
+                    acc[3, cols] += np.sum(ga * ga, axis=0)
+                    acc[4, cols] += (g - ga).sum(axis=0)
+                    acc[5, cols] += np.sum((g - ga) ** 2, axis=0)
         var = np.maximum(acc[1] / N - (acc[0] / N) ** 2, 0.0)
         out["S2"][ch] = var.sum()
         out["max_coordinate_ratio"][ch] = h * h * c(b) * var.max() / (2 * h)

@@ -219,6 +219,37 @@ class MLPClassifierTarget:
                  (h[..., :, None] * dz[..., None, :]).reshape(c, b, -1), dz]
         return np.concatenate(parts, axis=2)
 
+    def data_gradient_blocks(self, theta, idx, width=128):
+        """:meth:`data_gradients` by blocks of columns, for sums over data that need no ``(c, b, d)`` array.
+
+        Returns an iterator of ``(columns, block)``: a slice of the ``d`` coordinates and the per-datum gradients ``(c, b, k)`` in
+        them, in order, covering ``0 … d`` once; blocks of ``W1`` hold whole rows of ``width // H`` inputs (at least
+        one). Each number is the product :meth:`data_gradients` computes for it (the same forward and backward
+        pass), so sums over the data of a block give the bits of the same sums over the whole array.
+
+        Raises
+        ------
+        ValueError
+            ``idx`` not ``(chains, b)``; ``width`` not a positive integer.
+        """
+        idx = self._check_idx(theta, idx)
+        width = check_positive_int("width", width)
+        params = self.unpack(theta)
+        Xb = self.X[idx]
+        h, dz, da = self._deltas(params, Xb, self.y[idx])
+        c, b = idx.shape
+        p, H, K = self.n_inputs, self.hidden, self.n_classes
+        rows = max(1, width // H)
+
+        def blocks():   # the checks above run at the call, the products one block at a time
+            for a in range(0, p, rows):
+                e = min(p, a + rows)
+                yield slice(a * H, e * H), (Xb[..., a:e, None] * da[..., None, :]).reshape(c, b, -1)
+            yield slice(p * H, p * H + H), da
+            yield slice(p * H + H, p * H + H + H * K), (h[..., :, None] * dz[..., None, :]).reshape(c, b, -1)
+            yield slice(p * H + H + H * K, self.dim), dz
+        return blocks()
+
     def data_gradient_sum(self, theta, idx, weights=None):
         """``Σ_j w_j ∇V_{idx[c, j]}(θ_c)``: theta ``(c, d)``, idx ``(c, b)`` → ``(c, d)``, by matrix products.
 

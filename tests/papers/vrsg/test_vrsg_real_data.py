@@ -233,6 +233,40 @@ def test_control_variate_variance_ratio_matches_brute_force(mlp):
                                rtol=1e-10)
 
 
+class _OneBlock:
+    """The MLP seen through ``data_gradients`` only (no ``data_gradient_blocks``): gradient_noise's unblocked path."""
+
+    def __init__(self, target):
+        self.n, self.dim, self.data_gradients = target.n, target.dim, target.data_gradients
+
+
+class _NoBiasBlock(MLPClassifierTarget):
+    """Planted bug (test only): the column blocks leave out the hidden biases' block."""
+
+    def data_gradient_blocks(self, theta, idx, width=128):
+        H = self.hidden
+        return ((cols, g) for cols, g in super().data_gradient_blocks(theta, idx, width)
+                if cols != slice(self.n_inputs * H, self.n_inputs * H + H))
+
+
+def test_gradient_noise_by_column_blocks_gives_the_bits_of_the_whole_array(mlp):
+    """#26: the blocked sums are the same sums in the same order; the planted bug shows the comparison can fail."""
+    from sgmcmc_verify.paper_repro.vrsg.mlp import gradient_noise
+
+    rng = np.random.default_rng(6)
+    theta = mlp.initial_position(rng, 2)
+    anchor = theta + 0.2 * rng.standard_normal(theta.shape)
+
+    def run(target):
+        out = gradient_noise(target, theta, 1e-3, 4, anchor, 50, chunk=37)
+        return b"".join(np.ascontiguousarray(out[k]).tobytes() for k in sorted(out))
+
+    ref = run(_OneBlock(mlp))
+    assert run(mlp) == ref
+    bad = _NoBiasBlock(mlp.X, mlp.y, hidden=mlp.hidden, n_classes=mlp.n_classes)
+    assert run(bad) != ref
+
+
 def test_substitute_data_keeps_the_status_and_says_so_both_ways(tmp_path):
     """The ledger's substitute-data rule: the built-in MNIST subset keeps a failure (and a hold) and marks it."""
     for builtin in (True, False):

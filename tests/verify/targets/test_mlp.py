@@ -124,3 +124,24 @@ def test_bad_theta_and_idx_shapes_are_value_errors():
         t.unpack(theta[:, :-1])
     with pytest.raises(ValueError, match="idx"):
         t.data_gradient_sum(theta, np.zeros((2, 3), dtype=int))
+
+
+@pytest.mark.parametrize("width", [1, 5, 12, 64, 10_000])
+def test_gradient_blocks_are_the_columns_of_the_per_datum_gradients_bit_for_bit(width):
+    t, theta, rng = _problem()
+    idx = rng.integers(0, t.n, size=(3, 7))
+    full = t.data_gradients(theta, idx)
+    seen = np.zeros(t.dim, dtype=int)
+    for cols, block in t.data_gradient_blocks(theta, idx, width=width):
+        assert block.shape == (3, 7, cols.stop - cols.start)
+        assert block.tobytes() == np.ascontiguousarray(full[..., cols]).tobytes()
+        seen[cols] += 1
+    assert np.all(seen == 1)                                     # every coordinate once
+
+
+def test_gradient_blocks_check_their_input_at_the_call():
+    t, theta, _ = _problem()
+    with pytest.raises(ValueError, match="width"):
+        t.data_gradient_blocks(theta, np.array([[0], [1], [2]]), width=0)
+    with pytest.raises(ValueError, match="idx"):
+        t.data_gradient_blocks(theta, np.array([[0, 1]]))
