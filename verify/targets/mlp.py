@@ -220,17 +220,28 @@ class MLPClassifierTarget:
         return np.concatenate(parts, axis=2)
 
     def data_gradient_blocks(self, theta, idx, width=128):
-        """:meth:`data_gradients` by blocks of columns, for sums over data that need no ``(c, b, d)`` array.
+        """:meth:`data_gradients` by blocks of columns, for sums over the data that need no ``(c, b, d)`` array.
 
-        Returns an iterator of ``(columns, block)``: a slice of the ``d`` coordinates and the per-datum gradients ``(c, b, k)`` in
-        them, in order, covering ``0 … d`` once; blocks of ``W1`` hold whole rows of ``width // H`` inputs (at least
-        one). Each number is the product :meth:`data_gradients` computes for it (the same forward and backward
-        pass), so sums over the data of a block give the bits of the same sums over the whole array.
+        Parameters
+        ----------
+        theta : (c, d) array_like
+        idx : (c, b) array_like of int
+            Data indices, as for :meth:`data_gradients`.
+        width : int, default 128
+            Columns per block of ``W1``: whole rows of ``max(1, width // H)`` inputs. Small blocks stay in cache
+            (``vrsg.mlp``'s end-of-run noise diagnostic, docs/benchmarks.md, #26).
+
+        Returns
+        -------
+        iterator of (slice, (c, b, k) ndarray)
+            The columns of the ``d`` coordinates, in order and covering ``0 … d`` once, and the per-datum gradients
+            in them. Each number is the product :meth:`data_gradients` computes for it, from the same forward and
+            backward pass, so a sum over the data of a block gives the bits of the same sum over the whole array.
 
         Raises
         ------
         ValueError
-            ``idx`` not ``(chains, b)``; ``width`` not a positive integer.
+            ``idx`` not ``(chains, b)``; ``width`` not a positive integer (at the call, not at the first block).
         """
         idx = self._check_idx(theta, idx)
         width = check_positive_int("width", width)
