@@ -98,10 +98,11 @@ def _select_experiments(target):
 #: after the default-scale work": the run of 2026-12-06 at 83c1f5c, one experiment at a time, n_jobs 2, on a machine
 #: that ran unchanged experiments 1.95x slower in sum than on 2026-11-25; those under 1 s left out), the cost table
 #: :func:`_longest_first` falls back on where a results directory holds no manifest: only the ratios matter. The four
-#: experiments on the CNN target are that run's times times their before/after ratio measured at bfd09d8
-#: (docs/benchmarks.md, "#26: the CNN target without redundant copies"; 0.85, 0.90, 0.61, 0.84): estimates
+#: experiments on the CNN target and vrsg.mlp are that run's times times their before/after ratio measured at bfd09d8
+#: and 122bf48 (docs/benchmarks.md, "#26: the CNN target without redundant copies" and "#26: vrsg.mlp's end-of-run
+#: noise diagnostic by column blocks"; 0.85, 0.90, 0.61, 0.84 and 0.85): estimates
 RECORDED_COSTS = {
-    "vrsg.mlp": 632, "ewsg.bnn_cnn": 598, "hsg_hmc.bnn": 554, "ewsg_iclr.fig1ghi": 282, "ewsg.table1": 199,
+    "ewsg.bnn_cnn": 598, "hsg_hmc.bnn": 554, "vrsg.mlp": 537, "ewsg_iclr.fig1ghi": 282, "ewsg.table1": 199,
     "ls_sgld.thm37": 162, "ewsg.fig1def": 124, "ewsg_iclr.fig1jkl": 122, "vrsg.cnn4": 92, "ls_sgld.fig5": 90,
     "ewsg.fig1c_repeat": 91, "hsg_hmc.table2": 79, "ewsg.fig5": 76, "ewsg.thm42": 75, "ewsg.bnn": 70,
     "hsg_hmc.growth": 68, "ewsg.thmH1": 59, "hsg_hmc.complexity": 56, "ewsg_iclr.fig1b": 56, "ewsg.bias_split": 50,
