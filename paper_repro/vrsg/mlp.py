@@ -129,8 +129,9 @@ def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_bat
                     ga = ga[0]
                     acc[2, cols] += ga.sum(axis=0)
                     acc[3, cols] += np.sum(ga * ga, axis=0)
-                    acc[4, cols] += (g - ga).sum(axis=0)
-                    acc[5, cols] += np.sum((g - ga) ** 2, axis=0)
+                    dg = g - ga
+                    acc[4, cols] += dg.sum(axis=0)
+                    acc[5, cols] += np.sum(dg ** 2, axis=0)
         var = np.maximum(acc[1] / N - (acc[0] / N) ** 2, 0.0)
         out["S2"][ch] = var.sum()
         out["max_coordinate_ratio"][ch] = h * h * c(b) * var.max() / (2 * h)
