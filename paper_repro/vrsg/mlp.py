@@ -79,8 +79,26 @@ def _gradient_blocks(target, theta, idx):
     """The per-datum gradients ``(1, b, k)`` of ``theta`` ``(1, d)`` by blocks of columns: the target's
     ``data_gradient_blocks`` where it has one (no ``(b, d)`` array), else one block of ``data_gradients``."""
     if hasattr(target, "data_gradient_blocks"):
-        return target.data_gradient_blocks(theta, idx)
+        return _tiling(target, target.data_gradient_blocks(theta, idx), theta.shape[0], idx.shape[1])
     return iter([(slice(0, target.dim), target.data_gradients(theta, idx))])
+
+
+def _tiling(target, blocks, c, b):
+    """``blocks``, each checked as it comes: the columns ``0 … d`` in order, each once, and a ``(c, b, k)`` array
+    for a slice of ``k`` columns. A block that is missing, repeated or the wrong shape would give sums that are
+    wrong without looking wrong: it raises ``RuntimeError`` naming the target."""
+    stop = 0
+    for cols, g in blocks:
+        if (not isinstance(cols, slice) or cols.step not in (None, 1) or cols.start != stop
+                or not stop < cols.stop <= target.dim or np.shape(g) != (c, b, cols.stop - cols.start)):
+            raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the block {cols} of shape "
+                               f"{np.shape(g)} after the columns 0 … {stop}: the blocks must cover the {target.dim} "
+                               f"columns in order, each once, as ({c}, {b}, columns) arrays")
+        stop = cols.stop
+        yield cols, g
+    if stop != target.dim:
+        raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} covered the columns 0 … {stop} of "
+                           f"{target.dim}")
 
 
 def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_batch=None, chunk=250):
@@ -102,6 +120,12 @@ def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_bat
     dict of (chains,) ndarrays: ``S2``, ``minibatch_noise``, ``injected_noise``, ``noise_ratio``,
     ``max_coordinate_ratio``, ``coordinates_above_1``, and with an anchor ``S2_anchor``,
     ``S2_difference``, ``variance_ratio_vs_sgld``, ``anchor_distance`` (‖θ − θ̃‖).
+
+    Raises
+    ------
+    RuntimeError
+        The target's ``data_gradient_blocks`` do not cover the ``d`` columns in order, each once, with one
+        ``(1, chunk, k)`` array per block of ``k`` columns, or give other columns at the anchor than at θ.
     """
     N, d, h, b = target.n, target.dim, step_size, batch_size
 
@@ -122,7 +146,7 @@ def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_bat
                 acc[0, cols] += g.sum(axis=0)
                 acc[1, cols] += np.sum(g * g, axis=0)
                 if anchor is not None:
-                    cols_a, ga = next(anchor_blocks)
+                    cols_a, ga = next(anchor_blocks, (None, None))
                     if cols_a != cols:
                         raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the columns {cols_a} "
                                            f"at the anchor and {cols} at θ")
@@ -132,6 +156,11 @@ def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_bat
                     dg = g - ga
                     acc[4, cols] += dg.sum(axis=0)
                     acc[5, cols] += np.sum(dg ** 2, axis=0)
+            if anchor is not None:
+                extra = next(anchor_blocks, None)
+                if extra is not None:
+                    raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the columns {extra[0]} "
+                                       "at the anchor after the last block at θ")
         var = np.maximum(acc[1] / N - (acc[0] / N) ** 2, 0.0)
         out["S2"][ch] = var.sum()
         out["max_coordinate_ratio"][ch] = h * h * c(b) * var.max() / (2 * h)

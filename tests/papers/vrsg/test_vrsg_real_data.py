@@ -240,6 +240,16 @@ class _OneBlock:
         self.n, self.dim, self.data_gradients = target.n, target.dim, target.data_gradients
 
 
+class _FirstDatumBias(MLPClassifierTarget):
+    """Planted bug (test only): the hidden biases' block repeats the first datum's gradient for every datum (the
+    blocks still tile the columns; only the numbers are wrong)."""
+
+    def data_gradient_blocks(self, theta, idx, width=128):
+        b1 = slice(self.n_inputs * self.hidden, self.n_inputs * self.hidden + self.hidden)
+        return ((cols, np.broadcast_to(g[:, :1], g.shape) if cols == b1 else g)
+                for cols, g in super().data_gradient_blocks(theta, idx, width))
+
+
 class _NoBiasBlock(MLPClassifierTarget):
     """Planted bug (test only): the column blocks leave out the hidden biases' block."""
 
@@ -249,8 +259,39 @@ class _NoBiasBlock(MLPClassifierTarget):
                 if cols != slice(self.n_inputs * H, self.n_inputs * H + H))
 
 
+class _FirstBlockTwice(MLPClassifierTarget):
+    """Planted bug (test only): the first block of ``W1`` comes twice."""
+
+    def data_gradient_blocks(self, theta, idx, width=128):
+        blocks = list(super().data_gradient_blocks(theta, idx, width))
+        return iter(blocks[:1] + blocks)
+
+
+class _LastBlockCut(MLPClassifierTarget):
+    """Planted bug (test only): the output biases' block ends one column early."""
+
+    def data_gradient_blocks(self, theta, idx, width=128):
+        blocks = list(super().data_gradient_blocks(theta, idx, width))
+        cols, g = blocks[-1]
+        return iter(blocks[:-1] + [(slice(cols.start, cols.stop - 1), g[..., :-1])])
+
+
+class _WideBlock(MLPClassifierTarget):
+    """Planted bug (test only): the output biases' block carries one column more than its slice."""
+
+    def data_gradient_blocks(self, theta, idx, width=128):
+        blocks = list(super().data_gradient_blocks(theta, idx, width))
+        cols, g = blocks[-1]
+        return iter(blocks[:-1] + [(cols, np.concatenate([g, g[..., :1]], axis=-1))])
+
+
+def _like(cls, mlp):
+    return cls(mlp.X, mlp.y, hidden=mlp.hidden, n_classes=mlp.n_classes)
+
+
 def test_gradient_noise_by_column_blocks_gives_the_bits_of_the_whole_array(mlp):
-    """#26: the blocked sums are the same sums in the same order; the planted bug shows the comparison can fail."""
+    """#26: the blocked sums are the same sums in the same order; the planted bug (wrong numbers in blocks that
+    still tile the columns) shows the comparison can fail."""
     from sgmcmc_verify.paper_repro.vrsg.mlp import gradient_noise
 
     rng = np.random.default_rng(6)
@@ -263,8 +304,22 @@ def test_gradient_noise_by_column_blocks_gives_the_bits_of_the_whole_array(mlp):
 
     ref = run(_OneBlock(mlp))
     assert run(mlp) == ref
-    bad = _NoBiasBlock(mlp.X, mlp.y, hidden=mlp.hidden, n_classes=mlp.n_classes)
-    assert run(bad) != ref
+    assert run(_like(_FirstDatumBias, mlp)) != ref
+
+
+@pytest.mark.parametrize("cls,says", [(_NoBiasBlock, "after the columns 0"), (_FirstBlockTwice, "after the columns 0"),
+                                      (_LastBlockCut, "covered the columns 0"), (_WideBlock, "of shape")])
+@pytest.mark.parametrize("with_anchor", [False, True])
+def test_gradient_noise_refuses_blocks_that_do_not_tile_the_columns(mlp, cls, says, with_anchor):
+    """Blocks left out, repeated, cut short or of the wrong width would give sums that look right: each raises,
+    naming the target, with and without an anchor."""
+    from sgmcmc_verify.paper_repro.vrsg.mlp import gradient_noise
+
+    rng = np.random.default_rng(7)
+    theta = mlp.initial_position(rng, 1)
+    anchor = theta + 0.2 * rng.standard_normal(theta.shape) if with_anchor else None
+    with pytest.raises(RuntimeError, match=f"{cls.__name__}.*{says}"):
+        gradient_noise(_like(cls, mlp), theta, 1e-3, 4, anchor, 50 if with_anchor else None, chunk=37)
 
 
 def test_substitute_data_keeps_the_status_and_says_so_both_ways(tmp_path):
