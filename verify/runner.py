@@ -472,7 +472,33 @@ def _parallel_results_plain(calls: Sequence[tuple], n_jobs: int, backend: str | 
     pid = os.getpid()
     # the parent holds one BLAS thread while the tasks run (tasks of the threading backend run here, in its threads)
     with one_blas_thread(), parallel_config(n_jobs=n_jobs, **({"backend": backend} if backend is not None else {})):
-        yield from Parallel(return_as=ret)(delayed(_pinned_call)(pid, c[0], *c[1:]) for c in calls)
+        gen = Parallel(return_as=ret)(delayed(_pinned_call)(pid, c[0], *c[1:]) for c in calls)
+        try:
+            for r in gen:   # not `yield from`: an early close must reach the `finally` below, where its warning is known
+                yield r
+        finally:
+            _close_quietly(gen)
+
+
+#: joblib's warning when a result generator is closed before its end (joblib.parallel ``_warn_exit_early``)
+_EXIT_EARLY = r"\d+ tasks (have been successfully executed|which were still being processed)"
+
+
+def _close_quietly(gen) -> None:
+    """Close joblib's result generator without its "tasks ... cancelled" warning.
+
+    A consumer stops early on purpose: :func:`run_tasks` and :func:`run_realizations` raise the first
+    :class:`~sgmcmc_verify.errors.DivergenceError` in task order, and the tasks after it cannot change what is raised
+    (the experiments that expect divergence, such as EWSG's Fig. 4 step-size sweep, catch it and record the
+    failing setting). joblib then cancels the running tasks and warns that "you could benefit from
+    adjusting the input task iterator", which would tell a user of ``make figures`` of a problem that is not one. Any
+    other warning passes; a generator already at its end (or a list) is left alone."""
+    import warnings
+    if not hasattr(gen, "close"):
+        return
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=_EXIT_EARLY, category=UserWarning)
+        gen.close()
 
 
 def run_tasks(fn: Callable[..., Any], tasks: Sequence[tuple | Mapping], *, n_jobs: int = 1,

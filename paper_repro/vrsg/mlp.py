@@ -101,6 +101,27 @@ def _tiling(target, blocks, c, b):
                            f"{target.dim}")
 
 
+def _paired_blocks(target, theta, anchor, idx):
+    """``(columns, (b, k) gradients at θ, (b, k) gradients at the anchor or None)`` for one chain, block by block
+    (:func:`_gradient_blocks`); the anchor's blocks must be θ's columns, else ``RuntimeError``."""
+    blocks = _gradient_blocks(target, theta, idx)
+    if anchor is None:
+        for cols, g in blocks:
+            yield cols, g[0], None
+        return
+    at_anchor = _gradient_blocks(target, anchor, idx)
+    for cols, g in blocks:
+        cols_a, ga = next(at_anchor, (None, None))
+        if cols_a != cols:
+            raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the columns {cols_a} at the "
+                               f"anchor and {cols} at θ")
+        yield cols, g[0], ga[0]
+    extra = next(at_anchor, None)
+    if extra is not None:
+        raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the columns {extra[0]} at the anchor "
+                           "after the last block at θ")
+
+
 def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_batch=None, chunk=250):
     """How much the minibatch noise matters, and how much a control variate removes of it, per chain.
 
@@ -139,28 +160,16 @@ def gradient_noise(target, theta, step_size, batch_size, anchor=None, anchor_bat
         acc = np.zeros((6, d))  # sums of α, α², β, β², α−β, (α−β)²
         for start in range(0, N, chunk):
             idx = np.arange(start, min(N, start + chunk))[None, :]
-            blocks = _gradient_blocks(target, theta[ch:ch + 1], idx)
-            anchor_blocks = _gradient_blocks(target, anchor[ch:ch + 1], idx) if anchor is not None else None
-            for cols, g in blocks:
-                g = g[0]
+            for cols, g, ga in _paired_blocks(target, theta[ch:ch + 1], None if anchor is None else anchor[ch:ch + 1],
+                                              idx):
                 acc[0, cols] += g.sum(axis=0)
                 acc[1, cols] += np.sum(g * g, axis=0)
-                if anchor is not None:
-                    cols_a, ga = next(anchor_blocks, (None, None))
-                    if cols_a != cols:
-                        raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the columns {cols_a} "
-                                           f"at the anchor and {cols} at θ")
-                    ga = ga[0]
+                if ga is not None:
                     acc[2, cols] += ga.sum(axis=0)
                     acc[3, cols] += np.sum(ga * ga, axis=0)
                     dg = g - ga
                     acc[4, cols] += dg.sum(axis=0)
                     acc[5, cols] += np.sum(dg ** 2, axis=0)
-            if anchor is not None:
-                extra = next(anchor_blocks, None)
-                if extra is not None:
-                    raise RuntimeError(f"data_gradient_blocks of {type(target).__name__} gave the columns {extra[0]} "
-                                       "at the anchor after the last block at θ")
         var = np.maximum(acc[1] / N - (acc[0] / N) ** 2, 0.0)
         out["S2"][ch] = var.sum()
         out["max_coordinate_ratio"][ch] = h * h * c(b) * var.max() / (2 * h)

@@ -285,6 +285,16 @@ class _WideBlock(MLPClassifierTarget):
         return iter(blocks[:-1] + [(cols, np.concatenate([g, g[..., :1]], axis=-1))])
 
 
+class _AlternatingWidth(MLPClassifierTarget):
+    """Planted bug (test only): every other call blocks ``W1`` by another number of inputs, so the anchor's blocks (each
+    tiling the columns) are not θ's."""
+
+    def data_gradient_blocks(self, theta, idx, width=128):
+        calls = self.__dict__.setdefault("_calls", [])
+        calls.append(1)
+        return super().data_gradient_blocks(theta, idx, self.hidden * (1 if len(calls) % 2 else 2))   # 1 or 2 inputs
+
+
 def _like(cls, mlp):
     return cls(mlp.X, mlp.y, hidden=mlp.hidden, n_classes=mlp.n_classes)
 
@@ -320,6 +330,21 @@ def test_gradient_noise_refuses_blocks_that_do_not_tile_the_columns(mlp, cls, sa
     anchor = theta + 0.2 * rng.standard_normal(theta.shape) if with_anchor else None
     with pytest.raises(RuntimeError, match=f"{cls.__name__}.*{says}"):
         gradient_noise(_like(cls, mlp), theta, 1e-3, 4, anchor, 50 if with_anchor else None, chunk=37)
+
+
+def test_gradient_noise_refuses_other_columns_at_the_anchor(mlp):
+    """Blocks that tile the columns at θ and at the anchor, but not the same way: the sums of α − β would mix
+    coordinates, so it raises; without an anchor the same target gives the unblocked bytes."""
+    from sgmcmc_verify.paper_repro.vrsg.mlp import gradient_noise
+
+    rng = np.random.default_rng(8)
+    theta = mlp.initial_position(rng, 1)
+    anchor = theta + 0.2 * rng.standard_normal(theta.shape)
+    bad = _like(_AlternatingWidth, mlp)
+    with pytest.raises(RuntimeError, match="_AlternatingWidth.*at the anchor"):
+        gradient_noise(bad, theta, 1e-3, 4, anchor, 50, chunk=37)
+    out, ref = gradient_noise(bad, theta, 1e-3, 4, chunk=37), gradient_noise(_OneBlock(mlp), theta, 1e-3, 4, chunk=37)
+    assert all(out[k].tobytes() == ref[k].tobytes() for k in ref) and set(out) == set(ref)
 
 
 def test_substitute_data_keeps_the_status_and_says_so_both_ways(tmp_path):
