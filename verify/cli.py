@@ -94,25 +94,23 @@ def _select_experiments(target):
     return exps or [get_experiment(target)]
 
 
-#: default-scale wall seconds per experiment on 2 idle cores (docs/benchmarks.md, "#26: `make figures` measured whole
-#: after the default-scale work": the run of 2026-12-06 at 83c1f5c, one experiment at a time, n_jobs 2, on a machine
-#: that ran unchanged experiments 1.95x slower in sum than on 2026-11-25; those under 1 s left out), the cost table
-#: :func:`_longest_first` falls back on where a results directory holds no manifest: only the ratios matter. The four
-#: experiments on the CNN target and vrsg.mlp are that run's times times their before/after ratio measured at bfd09d8
-#: and 122bf48 (docs/benchmarks.md, "#26: the CNN target without redundant copies" and "#26: vrsg.mlp's end-of-run
-#: noise diagnostic by column blocks"; 0.85, 0.90, 0.61, 0.84 and 0.85): estimates
+#: default-scale wall seconds per experiment (the manifests' ``wall_time_s`` of `make figures` at 6bbbc45, 2026-12-06:
+#: two experiments side by side with one worker each, the wall-clock experiments alone; docs/benchmarks.md, "#26:
+#: `make figures` measured whole again"; those under 1 s left out), the cost table :func:`_longest_first` falls back
+#: on where a results directory holds no manifest: only the ratios matter
 RECORDED_COSTS = {
-    "ewsg.bnn_cnn": 598, "hsg_hmc.bnn": 554, "vrsg.mlp": 537, "ewsg_iclr.fig1ghi": 282, "ewsg.table1": 199,
-    "ls_sgld.thm37": 162, "ewsg.fig1def": 124, "ewsg_iclr.fig1jkl": 122, "vrsg.cnn4": 92, "ls_sgld.fig5": 90,
-    "ewsg.fig1c_repeat": 91, "hsg_hmc.table2": 79, "ewsg.fig5": 76, "ewsg.thm42": 75, "ewsg.bnn": 70,
-    "hsg_hmc.growth": 68, "ewsg.thmH1": 59, "hsg_hmc.complexity": 56, "ewsg_iclr.fig1b": 56, "ewsg.bias_split": 50,
-    "ls_sgld.table2": 47, "ewsg.table3": 44, "vrsg.thm3": 35, "hsg_hmc.lemmas": 34, "vrsg.cor4": 32, "ewsg.g1": 32,
-    "ls_sgld.fig3": 29, "hsg_hmc.table2_readings": 25, "vrsg.thm6": 24, "vrsg.fig1": 23, "vrsg.identities": 21,
-    "vrsg.blr_n1": 21, "ls_sgld.fig1": 19, "ewsg.fig4": 18, "hsg_hmc.blr": 17, "ls_sgld.single_mode": 17,
-    "ewsg.thm41": 14, "ewsg.fig4_n20": 10, "hsg_hmc.theorem1": 10, "ewsg_iclr.fig1de": 8, "ewsg.appD": 6,
-    "ewsg.algorithms": 6, "ls_sgld.fig3_exact": 5, "ewsg_iclr.minibatch_speed": 4, "ewsg_iclr.fig1c": 4,
-    "ewsg_iclr.thm2": 3, "ewsg.appE": 3, "ewsg.fig1a": 3, "ewsg.fig1b": 3, "ls_sgld.prop21": 3, "ewsg.fig1c": 3,
-    "hsg_hmc.exact_checks": 3, "ewsg_iclr.fig1a": 2, "ls_sgld.fig4": 2, "ls_sgld.proofs": 2, "ls_sgld.table1": 1,
+    "vrsg.mlp": 1119, "hsg_hmc.bnn": 1109, "ewsg.bnn_cnn": 909, "ewsg_iclr.fig1ghi": 488, "ls_sgld.thm37": 339,
+    "ewsg.fig1def": 284, "ewsg_iclr.fig1jkl": 272, "ewsg.table1": 220, "ls_sgld.fig5": 189, "vrsg.cnn4": 181,
+    "ewsg.fig1c_repeat": 175, "ewsg.fig5": 167, "hsg_hmc.table2": 165, "ewsg.thm42": 164, "hsg_hmc.complexity": 129,
+    "ewsg.bnn": 123, "ewsg.bias_split": 116, "hsg_hmc.growth": 110, "ewsg.thmH1": 99, "ewsg.table3": 90,
+    "ls_sgld.table2": 87, "ewsg_iclr.fig1b": 81, "hsg_hmc.lemmas": 71, "vrsg.thm3": 58, "ls_sgld.fig3": 49,
+    "vrsg.thm6": 44, "hsg_hmc.table2_readings": 41, "ls_sgld.fig1": 40, "vrsg.cor4": 36, "ewsg.g1": 36, "vrsg.fig1": 26,
+    "vrsg.identities": 25, "ewsg.fig4": 24, "vrsg.blr_n1": 22, "hsg_hmc.blr": 19, "ewsg_iclr.fig1de": 17,
+    "ls_sgld.single_mode": 17, "ewsg.thm41": 15, "ewsg.fig4_n20": 14, "hsg_hmc.theorem1": 11, "ewsg.appD": 8,
+    "ewsg.algorithms": 6, "ewsg.fig1c": 6, "ewsg_iclr.fig1c": 6, "ewsg.fig1a": 6, "ewsg.appE": 5, "ewsg.fig1b": 5,
+    "ls_sgld.fig3_exact": 5, "ewsg_iclr.minibatch_speed": 5, "ewsg_iclr.thm2": 4, "hsg_hmc.exact_checks": 4,
+    "ls_sgld.prop21": 3, "ewsg_iclr.fig1a": 3, "ls_sgld.fig4": 3, "ls_sgld.table1": 2, "ls_sgld.proofs": 2,
+    "ls_sgld.table3": 1, "ls_sgld.thm33": 1,
 }
 
 

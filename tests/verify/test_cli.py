@@ -108,7 +108,7 @@ def test_run_all_starts_the_longest_experiments_and_reports_in_registry_order(tm
     exps = [SimpleNamespace(id=i, settings=None) for i in
             ("p.short", "p.new", "vrsg.mlp", "p.long", "ewsg.fig5", "p.other")]
     order = [e.id for e in cli._longest_first(exps, tmp_path, "smoke")]
-    # vrsg.mlp: recorded 537 s x (10 / 76, ewsg.fig5's smoke / recorded) = 71 s; p.other's default-scale wall ignored
+    # vrsg.mlp: recorded 1,119 s x (10 / 167, ewsg.fig5's smoke / recorded) = 67 s; p.other's default-scale wall ignored
     assert order == ["vrsg.mlp", "p.long", "ewsg.fig5", "p.short", "p.new", "p.other"]
     ran = []
     monkeypatch.setattr(cache, "run_experiment", lambda e, *a, **k: ran.append(e.id) or {"id": e.id})
